@@ -1,0 +1,76 @@
+/**
+ * Starts a complete server: domain services plus the HTTP adapter, listening on the configured
+ * address. Used by the CLI and by in-process tests and benchmarks.
+ */
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import type { ServerConfig } from './config/config.js';
+import type { Clock } from './core/clock.js';
+import type { AppContext } from './http/context.js';
+import { allRoutes } from './http/routes/index.js';
+import { buildHttpServer } from './http/server.js';
+import { createServices, type Services } from './services.js';
+
+export interface RunningServer {
+  url: string;
+  host: string;
+  port: number;
+  http: FastifyInstance;
+  services: Services;
+  /** Stops accepting, lets in-flight requests finish, then persists state. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  clock?: Clock;
+  /** Runs after the services are up and before binding; a throw aborts the start. */
+  beforeListen?: (services: Services) => void;
+}
+
+export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
+  // Logs go to stderr so stdout carries only the listening line.
+  const log = pino({ level: config.logLevel, redact: ['req.headers.authorization'] }, pino.destination(2));
+  const runtime = await createServices({ config, log, clock: options.clock });
+  const { services } = runtime;
+
+  let bound = { host: config.host, port: config.port };
+  let http: FastifyInstance | undefined;
+  const ctx: AppContext = {
+    services,
+    config,
+    address: () => bound,
+    openapi: () => (http as FastifyInstance).swagger() as unknown as Record<string, unknown>,
+  };
+
+  try {
+    options.beforeListen?.(services);
+    http = await buildHttpServer({
+      ctx,
+      routes: allRoutes,
+      log,
+      token: () => config.token ?? services.settings.get().apiToken,
+      apiEnabled: () => services.settings.get().apiEnabled,
+    });
+    await http.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    await http?.close().catch(() => {});
+    await runtime.stop();
+    throw err;
+  }
+  const addr = http.server.address();
+  if (addr && typeof addr === 'object') bound = { host: config.host, port: addr.port };
+  const displayHost = bound.host.includes(':') ? `[${bound.host}]` : bound.host;
+
+  const app = http;
+  return {
+    url: `http://${displayHost}:${bound.port}`,
+    host: bound.host,
+    port: bound.port,
+    http: app,
+    services,
+    async close() {
+      await app.close();
+      await runtime.stop();
+    },
+  };
+}

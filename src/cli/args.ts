@@ -1,0 +1,128 @@
+/**
+ * Command-line parsing for `taskdown`. Produces either a ServerConfig or a usage error with
+ * one clear line; the caller maps errors to exit code 2.
+ */
+import { existsSync, statSync, accessSync, constants } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  defaultDataDir,
+  isLoopbackHost,
+  type ServerConfig,
+} from '../config/config.js';
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const HELP = `Usage: taskdown serve --vault DIR [options]
+       taskdown --help | --version
+
+Serve a Markdown vault of TaskNotes tasks over a local HTTP API with signed webhooks.
+
+Options (environment variable in brackets):
+  --vault DIR        vault folder to serve                              [TASKDOWN_VAULT]
+  --port N           port to listen on; 0 picks a free one (8080)       [TASKDOWN_PORT]
+  --host ADDR        address to bind (127.0.0.1); a non-loopback address
+                     requires a token                                   [TASKDOWN_HOST]
+  --token TOKEN      bearer token required on every /api request        [TASKDOWN_TOKEN]
+  --data-dir DIR     state folder (<vault>/.taskdown)                   [TASKDOWN_DATA_DIR]
+  --log-level LEVEL  fatal|error|warn|info|debug|trace|silent (info)    [TASKDOWN_LOG_LEVEL]
+  --create-demo      create the vault with sample tasks when it does not exist
+  -h, --help         show this help
+  -v, --version      show the version
+`;
+
+export type Command =
+  { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; config: ServerConfig; createDemo: boolean };
+
+const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        vault: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        token: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'log-level': { type: 'string' },
+        'create-demo': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message.split('\n')[0]);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+  const [command, ...rest] = positionals;
+  if (command === undefined) throw new UsageError('missing command (try "taskdown serve --vault DIR")');
+  if (command !== 'serve') throw new UsageError(`unknown command "${command}" (try "taskdown --help")`);
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+
+  const vaultArg = values.vault ?? env.TASKDOWN_VAULT;
+  if (!vaultArg) throw new UsageError('--vault DIR is required (or set TASKDOWN_VAULT)');
+  const vault = path.resolve(vaultArg);
+  const createDemo = values['create-demo'] === true;
+  if (!createDemo || existsSync(vault)) checkDir(vault, 'vault');
+
+  const portText = values.port ?? env.TASKDOWN_PORT ?? String(DEFAULT_PORT);
+  if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
+    throw new UsageError(`invalid port "${portText}" (expected 0-65535)`);
+  }
+  const host = values.host ?? env.TASKDOWN_HOST ?? DEFAULT_HOST;
+  const tokenText = values.token ?? env.TASKDOWN_TOKEN;
+  const token = tokenText && tokenText.length > 0 ? tokenText : null;
+  const dataDirArg = values['data-dir'] ?? env.TASKDOWN_DATA_DIR;
+  const dataDir = dataDirArg ? path.resolve(dataDirArg) : defaultDataDir(vault);
+  const logLevel = values['log-level'] ?? env.TASKDOWN_LOG_LEVEL ?? 'info';
+  if (!LOG_LEVELS.has(logLevel)) throw new UsageError(`invalid log level "${logLevel}"`);
+
+  return {
+    kind: 'serve',
+    createDemo,
+    config: {
+      vault,
+      dataDir,
+      host,
+      port: Number(portText),
+      token,
+      logLevel: logLevel as ServerConfig['logLevel'],
+      webhookTimeoutMs: 15_000,
+    },
+  };
+}
+
+function checkDir(dir: string, what: string): void {
+  let stat;
+  try {
+    stat = statSync(dir);
+  } catch {
+    throw new UsageError(`${what} folder ${dir} does not exist`);
+  }
+  if (!stat.isDirectory()) throw new UsageError(`${what} ${dir} is not a folder`);
+  try {
+    accessSync(dir, constants.R_OK | constants.W_OK | constants.X_OK);
+  } catch {
+    throw new UsageError(`${what} folder ${dir} is not readable and writable`);
+  }
+}
+
+/** SPEC §1: a non-loopback bind without any token is refused. */
+export function checkExposure(host: string, effectiveToken: string | null): void {
+  if (!isLoopbackHost(host) && !effectiveToken) {
+    throw new UsageError(
+      `refusing to listen on non-loopback address ${host} without a token; pass --token or set TASKDOWN_TOKEN`,
+    );
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Resolved runtime configuration. Precedence: CLI flags > TASKDOWN_* environment > state in
+ * the data dir (the token set from the settings page) > defaults.
+ */
+import path from 'node:path';
+
+export interface ServerConfig {
+  /** Absolute vault folder. */
+  vault: string;
+  /** Absolute data dir (state files); `<vault>/.taskdown` by default. */
+  dataDir: string;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Token from flag or env; when null the settings-page token (if any) applies. */
+  token: string | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Per-attempt webhook delivery timeout. */
+  webhookTimeoutMs: number;
+}
+
+export const DEFAULT_PORT = 8080;
+export const DEFAULT_HOST = '127.0.0.1';
+
+export function defaultDataDir(vault: string): string {
+  return path.join(vault, '.taskdown');
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost', '[::1]']);
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.has(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}

@@ -1,0 +1,83 @@
+/**
+ * Server settings persisted in `<data dir>/settings.json` (mode 0600: it holds the API token,
+ * webhook secrets and OAuth credentials). The API and the settings page both change settings
+ * through this store, so they always manage the same set of webhooks.
+ */
+import path from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { WebhookConfigSchema } from '../webhooks/types.js';
+import { IcsSubscriptionSchema, ProviderConfigSchema } from '../calendars/types.js';
+import { JsonStateFile } from './json-file.js';
+
+export const SettingsSchema = Type.Object({
+  version: Type.Literal(1, { default: 1 }),
+  /** The host application's "Settings → Integrations → HTTP API" switch. */
+  apiEnabled: Type.Boolean({ default: true }),
+  /** Bearer token set from the settings page; a --token flag or env var takes precedence. */
+  apiToken: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null }),
+  webhooks: Type.Array(WebhookConfigSchema, { default: [] }),
+  icsSubscriptions: Type.Array(IcsSubscriptionSchema, { default: [] }),
+  calendarProviders: Type.Object(
+    {
+      google: Type.Optional(ProviderConfigSchema),
+      microsoft: Type.Optional(ProviderConfigSchema),
+    },
+    { default: {} },
+  ),
+});
+export type Settings = Static<typeof SettingsSchema>;
+
+export type SettingsListener = (next: Settings, previous: Settings) => void;
+
+export class SettingsStore {
+  private current: Settings;
+  private readonly listeners = new Set<SettingsListener>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly file: JsonStateFile<typeof SettingsSchema>,
+    initial: Settings,
+  ) {
+    this.current = initial;
+  }
+
+  static async open(dataDir: string): Promise<SettingsStore> {
+    const file = new JsonStateFile(path.join(dataDir, 'settings.json'), SettingsSchema, { mode: 0o600 });
+    const initial = await file.load(() => Value.Create(SettingsSchema));
+    return new SettingsStore(file, initial);
+  }
+
+  get(): Readonly<Settings> {
+    return this.current;
+  }
+
+  /**
+   * Applies `mutate` to a copy and persists it; the in-memory value changes only after the file
+   * is written, so a failed write changes nothing. Updates run one at a time.
+   */
+  update<T = void>(mutate: (draft: Settings) => T): Promise<T> {
+    const run = async (): Promise<T> => {
+      const previous = this.current;
+      const draft = structuredClone(previous);
+      const result = mutate(draft);
+      await this.file.save(draft);
+      this.current = draft;
+      for (const listener of this.listeners) listener(draft, previous);
+      return result;
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  onChange(listener: SettingsListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async flush(): Promise<void> {
+    await this.queue;
+    await this.file.flush();
+  }
+}

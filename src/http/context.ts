@@ -1,0 +1,12 @@
+/** What every route handler receives besides its input: the domain services and the config. */
+import type { ServerConfig } from '../config/config.js';
+import type { Services } from '../services.js';
+
+export interface AppContext {
+  services: Services;
+  config: ServerConfig;
+  /** The address actually bound (port resolved when 0 was asked). */
+  address(): { host: string; port: number };
+  /** The generated OpenAPI document (paths from the route schemas). */
+  openapi(): Record<string, unknown>;
+}

@@ -1,0 +1,12 @@
+/** The response envelope of SPEC §3, in one place. */
+import { Type, type TSchema } from '@sinclair/typebox';
+
+export const successBody = (data: unknown): string => JSON.stringify({ success: true, data });
+export const errorBody = (message: string): string => JSON.stringify({ success: false, error: message });
+
+/** OpenAPI schema of a success envelope around `data`. */
+export const SuccessEnvelope = (data: TSchema, description = 'Success'): TSchema =>
+  Type.Object({ success: Type.Literal(true), data }, { description });
+
+export const ErrorEnvelope = (description: string): TSchema =>
+  Type.Object({ success: Type.Literal(false), error: Type.String() }, { description });

@@ -1,0 +1,13 @@
+/**
+ * Errors that exist only at the HTTP layer (auth, CORS, disabled API, unknown route). Domain
+ * failures are DomainErrors and are mapped to a status in `status-of.ts`.
+ */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * OpenAPI 3.1 generation. Paths come from the route schemas through @fastify/swagger; the
+ * `webhooks` section comes from the event catalogue, so the outbound payloads are documented
+ * from the same table that drives delivery.
+ */
+import type { SwaggerOptions } from '@fastify/swagger';
+import { Type } from '@sinclair/typebox';
+import { EVENT_CATALOGUE } from '../core/events/catalogue.js';
+import { INTERFACE_VERSION, VERSION } from '../version.js';
+import type { AppContext } from './context.js';
+
+export function openApiOptions(_ctx: AppContext): SwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Taskdown API',
+        version: VERSION,
+        description:
+          'Headless task service for Markdown vaults in the TaskNotes format. Implements the task service ' +
+          `interface release ${INTERFACE_VERSION}. Every JSON response uses the envelope ` +
+          '`{success:true,data}` or `{success:false,error}`.',
+        'x-interface-version': INTERFACE_VERSION,
+      } as never,
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Required on every /api route when a token is configured.',
+          },
+        },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _frag, i) => String(json.$id ?? `def-${i}`) },
+  };
+}
+
+/** Adds what is specific to this server run: the server URL and the webhook payloads. */
+export function finishDocument(doc: Record<string, unknown>, ctx: AppContext): Record<string, unknown> {
+  const { host, port } = ctx.address();
+  const displayHost = host.includes(':') ? `[${host}]` : host;
+  const webhooks: Record<string, unknown> = {};
+  for (const [name, entry] of Object.entries(EVENT_CATALOGUE)) {
+    webhooks[name] = {
+      post: {
+        summary: entry.summary,
+        description:
+          'Signed with X-Service-Signature (lowercase hex HMAC-SHA256 of the exact body, keyed with the secret) ' +
+          'when the webhook has corsHeaders true.',
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: Type.Object({
+                event: Type.Literal(name),
+                timestamp: Type.String({ description: 'UTC ISO 8601 with milliseconds' }),
+                vault: Type.Object({ name: Type.String(), path: Type.String() }),
+                data: entry.data,
+              }),
+            },
+          },
+        },
+        responses: { '200': { description: 'Any 2xx counts as delivered' } },
+      },
+    };
+  }
+  return {
+    ...doc,
+    servers: [{ url: `http://${displayHost}:${port}`, description: 'This server' }],
+    webhooks,
+  };
+}

@@ -1,0 +1,21 @@
+/** Every route of the server, by area. The order is the OpenAPI document's order. */
+import type { RouteSpec } from '../route.js';
+import { basesRoutes } from './bases.js';
+import { calendarRoutes } from './calendars.js';
+import { nlpRoutes } from './nlp.js';
+import { pomodoroRoutes } from './pomodoro.js';
+import { systemRoutes } from './system.js';
+import { taskRoutes } from './tasks.js';
+import { timeRoutes } from './time.js';
+import { webhookRoutes } from './webhooks.js';
+
+export const allRoutes: RouteSpec[] = [
+  ...taskRoutes,
+  ...timeRoutes,
+  ...pomodoroRoutes,
+  ...systemRoutes,
+  ...nlpRoutes,
+  ...webhookRoutes,
+  ...calendarRoutes,
+  ...basesRoutes,
+];

@@ -1,0 +1,60 @@
+/**
+ * Request validation compilers. Bodies are validated strictly (no type coercion: a PUT with
+ * `"timeEstimate":"5"` is a 400 naming the field, not a silent conversion); query strings and
+ * path parameters arrive as text and are coerced to the declared types.
+ *
+ * Schemas may carry an `errorMessage` annotation: when validation of that schema (or of a
+ * required property pointing at it) fails, the message is returned verbatim. That is how the
+ * reference's exact messages ("URL is required and must be a string") live in the schema.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { FastifySchemaCompiler } from 'fastify';
+
+// ajv-formats is CommonJS with `exports.default`; load it through require for a stable shape.
+const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerceTypes: boolean): Ajv {
+  const ajv = new Ajv({
+    coerceTypes,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    verbose: true, // keeps parentSchema on errors, needed to find `errorMessage`
+    addUsedSchema: false,
+    strict: false,
+  });
+  addFormats(ajv);
+  ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' });
+  return ajv;
+}
+
+const bodyAjv = makeAjv(false);
+const textAjv = makeAjv(true);
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  return ajv.compile(schema as object) as ValidateFunction;
+};
+
+/** Human-readable message for the first validation error, naming the field. */
+export function describeValidationError(errors: ErrorObject[], part: string | undefined): string {
+  const first = errors[0];
+  if (!first) return 'Invalid request';
+  const parent = first.parentSchema as
+    { errorMessage?: string; properties?: Record<string, unknown> } | undefined;
+  if (first.keyword === 'required') {
+    const missing = (first.params as { missingProperty: string }).missingProperty;
+    const propSchema = parent?.properties?.[missing] as { errorMessage?: string } | undefined;
+    if (propSchema?.errorMessage) return propSchema.errorMessage;
+    return `Missing required ${part ?? 'body'} field "${missing}"`;
+  }
+  if (parent?.errorMessage) return parent.errorMessage;
+  const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const where = field ? `${part ?? 'body'} field "${field}"` : (part ?? 'body');
+  if (first.keyword === 'additionalProperties') {
+    const extra = (first.params as { additionalProperty: string }).additionalProperty;
+    return `Unknown ${part ?? 'body'} field "${field ? `${field}.` : ''}${extra}"`;
+  }
+  return `Invalid ${where}: ${first.message ?? 'is not valid'}`;
+}

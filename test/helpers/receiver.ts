@@ -1,0 +1,94 @@
+/**
+ * A real webhook receiver on loopback (node:http). Records every request with its raw body
+ * bytes, so tests verify signatures over exactly what was sent.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  raw: Buffer;
+  body: any;
+  at: number;
+}
+
+export type Responder = (
+  req: ReceivedRequest,
+  index: number,
+) => number | { status: number; delayMs?: number };
+
+export interface Receiver {
+  url: string;
+  requests: ReceivedRequest[];
+  /** Changes how the next requests are answered (default: 200). */
+  respond(responder: Responder): void;
+  /** Resolves when at least `count` requests have arrived. */
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(responder: Responder = () => 200): Promise<Receiver> {
+  let respond = responder;
+  const requests: ReceivedRequest[] = [];
+  const waiters: Array<() => void> = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      let body: unknown;
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        body = raw.toString('utf8');
+      }
+      const record: ReceivedRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        raw,
+        body,
+        at: Date.now(),
+      };
+      requests.push(record);
+      for (const wake of waiters.splice(0)) wake();
+      const answer = respond(record, requests.length - 1);
+      const { status, delayMs = 0 } = typeof answer === 'number' ? { status: answer } : answer;
+      setTimeout(() => {
+        res.writeHead(status, { 'content-type': 'text/plain' });
+        res.end('ok');
+      }, delayMs).unref();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    requests,
+    respond: (r) => {
+      respond = r;
+    },
+    waitFor(count, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`receiver got ${requests.length} of ${count} requests in time`)),
+          timeoutMs,
+        );
+        const check = (): void => {
+          if (requests.length >= count) {
+            clearTimeout(timer);
+            resolve(requests);
+          } else waiters.push(check);
+        };
+        check();
+      });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,181 @@
+/**
+ * Boots the real `taskdown serve` process (the CLI entry point, through tsx) on a temp vault
+ * and a free port, and offers a small JSON client for it. Every integration test uses this, so
+ * what is tested is exactly what a user runs.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tempDir, writeFiles } from './temp.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const CLI = path.join(ROOT, 'src/cli/main.ts');
+
+export interface ServerOptions {
+  /** Files to put in the vault before start (vault-relative path → content). */
+  files?: Record<string, string>;
+  /** Use an existing vault folder instead of a fresh temp one. */
+  vault?: string;
+  /** Use an existing data dir (e.g. to test restarts). Default: a fresh temp folder. */
+  dataDir?: string;
+  token?: string;
+  host?: string;
+  /** Extra CLI arguments. */
+  args?: string[];
+  env?: Record<string, string>;
+  /** Milliseconds to wait for the listening line. */
+  startTimeoutMs?: number;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface TestServer {
+  url: string;
+  vault: string;
+  dataDir: string;
+  process: ChildProcess;
+  /** Everything the process wrote to stderr so far (logs). */
+  stderr(): string;
+  /** Sends a JSON request; `body` is serialised unless it is already a string. */
+  request<T = any>(
+    method: string,
+    pathname: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<ApiResponse<T>>;
+  /** Sends SIGTERM and waits for exit; returns the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Stops the server and removes the temp folders it created. */
+  cleanup(): Promise<void>;
+}
+
+export const encodeId = (id: string): string => encodeURIComponent(id);
+
+export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
+  const owned: Array<() => Promise<void>> = [];
+  let vault = options.vault;
+  if (!vault) {
+    const t = await tempDir('taskdown-vault-');
+    owned.push(t.cleanup);
+    vault = t.dir;
+  }
+  let dataDir = options.dataDir;
+  if (!dataDir) {
+    const t = await tempDir('taskdown-data-');
+    owned.push(t.cleanup);
+    dataDir = t.dir;
+  }
+  if (options.files) await writeFiles(vault, options.files);
+
+  const args = ['--import', 'tsx', CLI, 'serve', '--vault', vault, '--data-dir', dataDir, '--port', '0'];
+  if (options.host) args.push('--host', options.host);
+  if (options.token) args.push('--token', options.token);
+  args.push(...(options.args ?? []));
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, TASKDOWN_LOG_LEVEL: 'warn', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start in time; stderr:\n${stderr}`)),
+      options.startTimeoutMs ?? 20_000,
+    );
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const match = /taskdown listening on (http:\/\/\S+)/.exec(stdout);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening; stderr:\n${stderr}`));
+    });
+  });
+
+  let exited: Promise<number | null> = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  const server: TestServer = {
+    url,
+    vault,
+    dataDir,
+    process: child,
+    stderr: () => stderr,
+    async request(method, pathname, body, headers = {}) {
+      const init: RequestInit = { method, headers: { ...headers } };
+      if (body !== undefined) {
+        init.body = typeof body === 'string' ? body : JSON.stringify(body);
+        (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(url + pathname, init);
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text.length > 0 ? JSON.parse(text) : undefined;
+      } catch {
+        // Non-JSON bodies (HTML, assets) stay as text.
+      }
+      return { status: res.status, headers: res.headers, body: parsed as never, text };
+    },
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      const code = await exited;
+      exited = Promise.resolve(code);
+      return code;
+    },
+    async cleanup() {
+      await server.stop();
+      for (const remove of owned) await remove();
+    },
+  };
+  return server;
+}
+
+/** Runs the CLI to completion (for exit-code tests); resolves with code and output. */
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 20_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, TASKDOWN_LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`CLI did not exit in time; stderr:\n${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Polls `check` until it returns a truthy value or the time runs out. */
+export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 5000, stepMs = 25): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('waitFor: condition not met in time');
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
