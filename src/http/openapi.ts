@@ -65,9 +65,43 @@ export function finishDocument(doc: Record<string, unknown>, ctx: AppContext): R
       },
     };
   }
-  return {
+  const finished = {
     ...doc,
     servers: [{ url: `http://${displayHost}:${port}`, description: 'This server' }],
     webhooks,
   };
+  return hoistNamedSchemas(finished);
+}
+
+/**
+ * Schemas that carry an `$id` (TaskInfo as `Task`, …) are embedded wherever a route or event
+ * uses them; OpenAPI allows each `$id` once. Move the first copy to `components.schemas` and
+ * replace every occurrence with a `$ref`, which also keeps the document small.
+ */
+function hoistNamedSchemas(doc: Record<string, unknown>): Record<string, unknown> {
+  const named: Record<string, unknown> = {};
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const obj = node as Record<string, unknown>;
+    const id = obj.$id;
+    if (typeof id === 'string' && /^[A-Za-z][\w.-]*$/.test(id)) {
+      if (!(id in named)) {
+        named[id] = null; // reserve first: a schema may refer to itself
+        const { $id: _omit, ...rest } = obj;
+        named[id] = walkEntries(rest);
+      }
+      return { $ref: `#/components/schemas/${id}` };
+    }
+    return walkEntries(obj);
+  };
+  const walkEntries = (obj: Record<string, unknown>): Record<string, unknown> =>
+    Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, walk(v)]));
+  const result = walkEntries(doc);
+  const components = (result.components ?? {}) as Record<string, unknown>;
+  result.components = {
+    ...components,
+    schemas: { ...((components.schemas as Record<string, unknown>) ?? {}), ...named },
+  };
+  return result;
 }

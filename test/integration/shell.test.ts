@@ -102,3 +102,22 @@ describe('bearer token auth', () => {
     assert.ok(!server.stderr().includes('s3cret-token'));
   });
 });
+
+describe('API-enabled switch', () => {
+  it('answers 503 on /api/* while the HTTP API is switched off in settings', async () => {
+    const { tempDir, writeFiles } = await import('../helpers/temp.js');
+    const data = await tempDir('taskdown-data-');
+    await writeFiles(data.dir, { 'settings.json': JSON.stringify({ version: 1, apiEnabled: false }) });
+    const server = await startTestServer({ dataDir: data.dir });
+    try {
+      for (const path of ['/api/health', '/api/tasks', '/api/docs']) {
+        const res = await server.request('GET', path);
+        assert.equal(res.status, 503, path);
+        assert.deepEqual(res.body, { success: false, error: 'HTTP API is disabled' });
+      }
+    } finally {
+      await server.cleanup();
+      await data.cleanup();
+    }
+  });
+});

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { readFile, stat, writeFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { StateFileError } from '../../../src/core/state/json-file.js';
+import { SettingsStore } from '../../../src/core/state/settings.js';
+import { tempDir } from '../../helpers/temp.js';
+
+describe('SettingsStore', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ dir, cleanup } = await tempDir());
+  });
+  afterEach(() => cleanup());
+
+  it('starts from defaults when the file does not exist', async () => {
+    const store = await SettingsStore.open(dir);
+    assert.equal(store.get().apiEnabled, true);
+    assert.equal(store.get().apiToken, null);
+    assert.deepEqual(store.get().webhooks, []);
+  });
+
+  it('persists atomically with mode 0600 and reloads', async () => {
+    const store = await SettingsStore.open(dir);
+    await store.update((s) => {
+      s.apiToken = 'tok';
+      s.apiEnabled = false;
+    });
+    const file = path.join(dir, 'settings.json');
+    assert.equal((await stat(file)).mode & 0o777, 0o600);
+    assert.deepEqual(
+      (await readdir(dir)).filter((f) => f.endsWith('.tmp')),
+      [],
+      'no temp files left behind',
+    );
+    const again = await SettingsStore.open(dir);
+    assert.equal(again.get().apiToken, 'tok');
+    assert.equal(again.get().apiEnabled, false);
+    assert.equal(JSON.parse(await readFile(file, 'utf8')).apiToken, 'tok');
+  });
+
+  it('applies concurrent updates in order without losing any', async () => {
+    const store = await SettingsStore.open(dir);
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        store.update((s) => {
+          s.icsSubscriptions.push({
+            id: `s${i}`,
+            name: `n${i}`,
+            url: 'http://x/',
+            color: '#fff',
+            enabled: true,
+            refreshInterval: 60,
+          });
+        }),
+      ),
+    );
+    const again = await SettingsStore.open(dir);
+    assert.equal(again.get().icsSubscriptions.length, 20);
+  });
+
+  it('keeps the previous state when a mutation throws', async () => {
+    const store = await SettingsStore.open(dir);
+    await assert.rejects(
+      store.update((s) => {
+        s.apiEnabled = false;
+        throw new Error('nope');
+      }),
+    );
+    assert.equal(store.get().apiEnabled, true);
+  });
+
+  it('refuses corrupt or mistyped files with an error naming the file', async () => {
+    const file = path.join(dir, 'settings.json');
+    await writeFile(file, '{not json');
+    await assert.rejects(SettingsStore.open(dir), (err: unknown) => {
+      assert.ok(err instanceof StateFileError);
+      assert.match(err.message, /settings\.json is unusable: invalid JSON/);
+      return true;
+    });
+    await writeFile(file, JSON.stringify({ version: 1, webhooks: 'many' }));
+    await assert.rejects(SettingsStore.open(dir), /\/webhooks/);
+  });
+
+  it('notifies listeners with the next and previous settings', async () => {
+    const store = await SettingsStore.open(dir);
+    const seen: Array<[boolean, boolean]> = [];
+    store.onChange((next, prev) => seen.push([next.apiEnabled, prev.apiEnabled]));
+    await store.update((s) => {
+      s.apiEnabled = false;
+    });
+    assert.deepEqual(seen, [[false, true]]);
+  });
+});

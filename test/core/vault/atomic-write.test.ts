@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { isTempFileName, writeFileAtomic } from '../../../src/core/vault/atomic-write.js';
+import { KeyedLock } from '../../../src/core/vault/keyed-lock.js';
+import { tempDir } from '../../helpers/temp.js';
+
+describe('writeFileAtomic', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => ({ dir, cleanup } = await tempDir()));
+  afterEach(() => cleanup());
+
+  it('replaces content and leaves no temp file', async () => {
+    const file = path.join(dir, 'a.md');
+    await writeFile(file, 'old');
+    await writeFileAtomic(file, 'new');
+    assert.equal(await readFile(file, 'utf8'), 'new');
+    assert.deepEqual(await readdir(dir), ['a.md']);
+  });
+
+  it('applies the requested mode, also to existing files', async () => {
+    const file = path.join(dir, 'secret.json');
+    await writeFile(file, '{}', { mode: 0o644 });
+    await writeFileAtomic(file, '{"a":1}', { mode: 0o600 });
+    assert.equal((await stat(file)).mode & 0o777, 0o600);
+  });
+
+  it('creates parent folders on request and fails cleanly otherwise', async () => {
+    await writeFileAtomic(path.join(dir, 'x/y/z.md'), 'deep', { mkdir: true });
+    assert.equal(await readFile(path.join(dir, 'x/y/z.md'), 'utf8'), 'deep');
+    await assert.rejects(writeFileAtomic(path.join(dir, 'missing/z.md'), 'x'), /ENOENT/);
+  });
+
+  it('names temp files so scanners can skip them', () => {
+    assert.equal(isTempFileName('.a.md.1a2b3c.tmp'), true);
+    assert.equal(isTempFileName('a.md'), false);
+  });
+});
+
+describe('KeyedLock', () => {
+  it('serializes work per key and runs keys in parallel', async () => {
+    const lock = new KeyedLock();
+    const order: string[] = [];
+    const slow = (label: string, ms: number) => async () => {
+      order.push(`start ${label}`);
+      await new Promise((r) => setTimeout(r, ms));
+      order.push(`end ${label}`);
+      return label;
+    };
+    const results = await Promise.all([lock.run('a', slow('a1', 30)), lock.run('a', slow('a2', 1)), lock.run('b', slow('b1', 1))]);
+    assert.deepEqual(results, ['a1', 'a2', 'b1']);
+    assert.ok(order.indexOf('end a1') < order.indexOf('start a2'), 'a2 waited for a1');
+    assert.ok(order.indexOf('start b1') < order.indexOf('end a1'), 'b1 did not wait for a1');
+  });
+
+  it('keeps going after a failure and reports idle', async () => {
+    const lock = new KeyedLock();
+    await assert.rejects(lock.run('k', async () => Promise.reject(new Error('boom'))));
+    assert.equal(await lock.run('k', async () => 'after'), 'after');
+    let done = false;
+    void lock.run('k', async () => {
+      await new Promise((r) => setTimeout(r, 20));
+      done = true;
+    });
+    await lock.idle();
+    assert.equal(done, true);
+  });
+});
