@@ -15,6 +15,46 @@ export default tseslint.config(
     },
   },
   {
+    // ARCHITECTURE.md: the domain knows no transport.
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/http/**', '**/cli/**', '**/web/**'], message: 'core/ must not import adapters.' },
+            { group: ['fastify', '@fastify/*', 'preact', 'preact/*'], message: 'core/ is framework-free.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Routes call services; only services emit events.
+    files: ['src/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/core/events/bus*'], message: 'HTTP code must not emit events; call a service.' }] },
+      ],
+    },
+  },
+  {
+    // Webhooks see events and the vault read API, never the task engine's internals.
+    files: ['src/core/webhooks/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/http/**', '**/cli/**', '**/web/**'], message: 'core/ must not import adapters.' },
+            { group: ['**/core/tasks/*', '../tasks/*', '!../tasks/task-info*'], message: 'webhooks only see events.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON response bodies of many shapes; `any` keeps assertions readable there.
     files: ['test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
