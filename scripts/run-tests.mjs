@@ -32,6 +32,10 @@ const result = spawnSync(
     '--test',
     '--test-reporter=spec',
     `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 3}`,
+    // A hung test fails after two minutes instead of stalling CI; open handles never keep a
+    // finished test file alive.
+    '--test-timeout=120000',
+    '--test-force-exit',
     ...flags,
     ...files,
   ],

@@ -56,6 +56,13 @@ export interface TestServer {
 
 export const encodeId = (id: string): string => encodeURIComponent(id);
 
+// Servers still running when a test file's process exits (a failed assertion before cleanup)
+// are killed, so no orphan keeps a port or CPU after the run.
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
   const owned: Array<() => Promise<void>> = [];
   let vault = options.vault;
@@ -81,15 +88,19 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     env: { ...process.env, TASKDOWN_LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  live.add(child);
+  child.once('exit', () => live.delete(child));
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
 
   const url = await new Promise<string>((resolve, reject) => {
     let stdout = '';
-    const timer = setTimeout(
-      () => reject(new Error(`server did not start in time; stderr:\n${stderr}`)),
-      options.startTimeoutMs ?? 20_000,
-    );
+    // A server that never says it is listening is killed, so a failed start cannot keep the
+    // test process alive.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in time; stderr:\n${stderr}`));
+    }, options.startTimeoutMs ?? 30_000);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       const match = /taskdown listening on (http:\/\/\S+)/.exec(stdout);
