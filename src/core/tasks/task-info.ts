@@ -63,6 +63,13 @@ export const TaskInfoSchema = Type.Object(
     skipped_instances: Type.Optional(StringList),
     recurrence_parent: Type.Optional(Type.String()),
     occurrence_date: Type.Optional(Type.String()),
+    occurrence_materialization: Type.Optional(
+      Type.String({ description: 'manual | on_completion | rolling' }),
+    ),
+    occurrence_next_trigger: Type.Optional(Type.String({ description: 'completion | completion_or_skip' })),
+    occurrence_template: Type.Optional(Type.String()),
+    occurrence_past_horizon: Type.Optional(Type.String({ description: 'ISO 8601 duration' })),
+    occurrence_future_horizon: Type.Optional(Type.String({ description: 'ISO 8601 duration' })),
     attachments: Type.Optional(StringList),
     timeEntries: Type.Optional(Type.Array(TimeEntrySchema)),
     reminders: Type.Optional(Type.Array(ReminderSchema)),

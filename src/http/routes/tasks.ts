@@ -1,18 +1,235 @@
-/** Task routes (reference tasks.md §2). */
-import { notImplemented, type RouteSpec } from '../route.js';
+/** Task routes (reference tasks.md §2). Handlers call the task service; it emits the events. */
+import { Type } from '@sinclair/typebox';
+import { invalid } from '../../core/errors.js';
+import { TaskInfoSchema } from '../../core/tasks/task-info.js';
+import type { TaskCreateInput } from '../../core/tasks/task-service.js';
+import { created, defineRoute, IdParams, MessageData, ok, type RouteSpec } from '../route.js';
+import { okWithTasks } from '../task-json.js';
 
 const T = ['tasks'];
+
+/** Query keys that GET /api/tasks refuses (reference §2.1), even with an empty value. */
+const FILTER_KEYS = [
+  'status',
+  'priority',
+  'project',
+  'context',
+  'tag',
+  'overdue',
+  'completed',
+  'archived',
+  'due_before',
+  'due_after',
+  'sort',
+];
+const FILTER_MESSAGE =
+  'For filtering tasks, please use POST /api/tasks/query which supports advanced filtering capabilities. ' +
+  'GET /api/tasks is for basic listing only. See API documentation for details.';
+
+const ListQuery = Type.Object(
+  {
+    offset: Type.Optional(Type.String({ description: 'Integer ≥ 0 (default 0)' })),
+    limit: Type.Optional(Type.String({ description: 'Integer 1–200 (default 50)' })),
+  },
+  { additionalProperties: true },
+);
+
+const ListData = Type.Object({
+  tasks: Type.Array(TaskInfoSchema),
+  pagination: Type.Object({
+    total: Type.Integer(),
+    offset: Type.Integer(),
+    limit: Type.Integer(),
+    hasMore: Type.Boolean(),
+  }),
+  vault: Type.Object({ name: Type.String(), path: Type.Union([Type.String(), Type.Null()]) }),
+  note: Type.String(),
+});
+
+/** `parseInt` semantics of the reference: "10abc" is 10, anything else falls back. */
+function intParam(value: string | undefined): number {
+  return value === undefined ? Number.NaN : Number.parseInt(value, 10);
+}
+
+const Str = Type.String();
+const NullableStr = Type.Union([Type.String(), Type.Null()]);
+const NullableStrList = Type.Union([Type.Array(Type.String()), Type.Null()]);
+const Dependency = Type.Union([
+  Type.String(),
+  Type.Object({
+    uid: Type.String(),
+    reltype: Type.Optional(Type.String()),
+    gap: Type.Optional(Type.String()),
+  }),
+]);
+const ObjectList = Type.Array(Type.Object({}, { additionalProperties: true }));
+
+const CreateBody = Type.Object(
+  {
+    title: Type.String({ errorMessage: 'Title is required' }),
+    details: Type.Optional(Str),
+    status: Type.Optional(Str),
+    priority: Type.Optional(Str),
+    due: Type.Optional(NullableStr),
+    scheduled: Type.Optional(NullableStr),
+    tags: Type.Optional(Type.Array(Str)),
+    contexts: Type.Optional(Type.Array(Str)),
+    projects: Type.Optional(Type.Array(Str)),
+    timeEstimate: Type.Optional(Type.Number()),
+    recurrence: Type.Optional(NullableStr),
+    recurrence_anchor: Type.Optional(Type.Union([Type.Literal('scheduled'), Type.Literal('completion')])),
+    reminders: Type.Optional(ObjectList),
+    blockedBy: Type.Optional(Type.Array(Dependency)),
+    completedDate: Type.Optional(Str),
+    dateCreated: Type.Optional(Str),
+    dateModified: Type.Optional(Str),
+    icsEventId: Type.Optional(Type.Array(Str)),
+    recurrence_parent: Type.Optional(Str),
+    occurrence_date: Type.Optional(Str),
+    customProperties: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    customFrontmatter: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    creationContext: Type.Optional(Str),
+  },
+  {
+    additionalProperties: true,
+    // A body that is not an object has no title.
+    errorMessage: 'Title is required',
+    description: 'Unknown keys are ignored, except configured user-field keys.',
+  },
+);
+
+const UpdateBody = Type.Object(
+  {
+    title: Type.Optional(Str),
+    details: Type.Optional(NullableStr),
+    status: Type.Optional(Str),
+    priority: Type.Optional(Str),
+    due: Type.Optional(NullableStr),
+    scheduled: Type.Optional(NullableStr),
+    tags: Type.Optional(NullableStrList),
+    contexts: Type.Optional(NullableStrList),
+    projects: Type.Optional(NullableStrList),
+    attachments: Type.Optional(NullableStrList),
+    timeEstimate: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+    completedDate: Type.Optional(NullableStr),
+    dateCreated: Type.Optional(NullableStr),
+    recurrence: Type.Optional(NullableStr),
+    recurrence_anchor: Type.Optional(
+      Type.Union([Type.Literal('scheduled'), Type.Literal('completion'), Type.Null()]),
+    ),
+    complete_instances: Type.Optional(NullableStrList),
+    skipped_instances: Type.Optional(NullableStrList),
+    recurrence_parent: Type.Optional(NullableStr),
+    occurrence_date: Type.Optional(NullableStr),
+    timeEntries: Type.Optional(Type.Union([ObjectList, Type.Null()])),
+    reminders: Type.Optional(Type.Union([ObjectList, Type.Null()])),
+    blockedBy: Type.Optional(Type.Union([Type.Array(Dependency), Type.Null()])),
+    icsEventId: Type.Optional(NullableStrList),
+    archived: Type.Optional(Type.Boolean()),
+    customProperties: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    customFrontmatter: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  {
+    additionalProperties: true,
+    description:
+      'Partial update. `null` or `[]` deletes a field; `customFrontmatter` sets raw keys (`null` deletes). ' +
+      'Unknown keys are ignored, except configured user-field keys.',
+  },
+);
+
+const TaskWithDetails = Type.Intersect([TaskInfoSchema, Type.Object({ details: Type.String() })]);
+
 export const taskRoutes: RouteSpec[] = [
-  notImplemented('GET', '/api/tasks', T, 'List tasks (pagination only)'),
-  notImplemented('POST', '/api/tasks', T, 'Create a task'),
-  notImplemented('POST', '/api/tasks/query', T, 'Query tasks with a FilterQuery'),
-  notImplemented('GET', '/api/tasks/:id', T, 'Get one task'),
-  notImplemented('PUT', '/api/tasks/:id', T, 'Update a task'),
-  notImplemented('DELETE', '/api/tasks/:id', T, 'Delete a task'),
-  notImplemented('POST', '/api/tasks/:id/toggle-status', T, 'Toggle completion'),
-  notImplemented('POST', '/api/tasks/:id/archive', T, 'Toggle the archive flag'),
-  notImplemented('POST', '/api/tasks/:id/complete-instance', T, 'Toggle one recurring instance'),
-  notImplemented('POST', '/api/tasks/:id/materialize-occurrence', T, 'Create an occurrence note'),
-  notImplemented('GET', '/api/filter-options', T, 'Values available for filters'),
-  notImplemented('GET', '/api/stats', T, 'Task statistics'),
+  defineRoute({
+    method: 'GET',
+    url: '/api/tasks',
+    summary: 'List tasks (pagination only)',
+    description: `Sorted by path. Filter parameters (${FILTER_KEYS.join(', ')}) are refused with 400.`,
+    tags: T,
+    querystring: ListQuery,
+    responses: { 200: ListData },
+    handler: async ({ query }, ctx) => {
+      if (FILTER_KEYS.some((key) => Object.hasOwn(query, key))) throw invalid(FILTER_MESSAGE);
+      let offset = intParam(query.offset);
+      if (!Number.isFinite(offset) || offset < 0) offset = 0;
+      let limit = intParam(query.limit);
+      if (!Number.isFinite(limit) || limit < 1) limit = 50;
+      limit = Math.min(limit, 200);
+      const all = ctx.services.tasks.list();
+      // Tasks' JSON comes from the per-task cache (the biggest per-request cost of this route).
+      return okWithTasks({
+        tasks: all.slice(offset, offset + limit),
+        pagination: { total: all.length, offset, limit, hasMore: offset + limit < all.length },
+        vault: ctx.services.vaultInfo,
+        note: 'For filtering and advanced queries, use POST /api/tasks/query',
+      });
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/tasks',
+    summary: 'Create a task',
+    description: 'Writes a new task note in the tasks folder; emits task.created.',
+    tags: T,
+    body: CreateBody,
+    responses: { 201: TaskWithDetails },
+    handler: async ({ body }, ctx) => created(await ctx.services.tasks.create(body as TaskCreateInput)),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/tasks/:id',
+    summary: 'Get one task',
+    description: 'The task with its body as `details`.',
+    tags: T,
+    params: IdParams,
+    responses: { 200: TaskWithDetails },
+    handler: async ({ params }, ctx) => ok(await ctx.services.tasks.get(params.id)),
+  }),
+  defineRoute({
+    method: 'PUT',
+    url: '/api/tasks/:id',
+    summary: 'Update a task',
+    description:
+      'Partial update; emits task.completed (status moved into a completed status) or task.updated. ' +
+      'A title change renames the note; `id` and `path` in the response are the current path.',
+    tags: T,
+    params: IdParams,
+    body: UpdateBody,
+    responses: { 200: TaskInfoSchema },
+    handler: async ({ params, body }, ctx) => ok(await ctx.services.tasks.update(params.id, body)),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    url: '/api/tasks/:id',
+    summary: 'Delete a task',
+    description: "Moves the note to the vault's `.trash/` folder; emits task.deleted.",
+    tags: T,
+    params: IdParams,
+    responses: { 200: MessageData },
+    handler: async ({ params }, ctx) => {
+      await ctx.services.tasks.delete(params.id);
+      return ok({ message: 'Task deleted successfully' });
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/tasks/:id/toggle-status',
+    summary: 'Toggle completion',
+    description:
+      'Completed → the default status; otherwise → the first completed status. Emits task.completed or task.updated.',
+    tags: T,
+    params: IdParams,
+    responses: { 200: TaskInfoSchema },
+    handler: async ({ params }, ctx) => ok(await ctx.services.tasks.toggleStatus(params.id)),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/tasks/:id/archive',
+    summary: 'Toggle the archive flag',
+    description: 'Adds or removes the `archived` tag; emits task.archived or task.unarchived.',
+    tags: T,
+    params: IdParams,
+    responses: { 200: TaskInfoSchema },
+    handler: async ({ params }, ctx) => ok(await ctx.services.tasks.toggleArchive(params.id)),
+  }),
 ];

@@ -1,0 +1,449 @@
+/**
+ * The TaskNotes field mapping as a pure module: which frontmatter key holds which task field,
+ * and the conversions between raw frontmatter values and TaskInfo values (reference tasks.md
+ * §1.3–§1.5). No I/O and no settings loading here, so the conformance adapter can reuse it for
+ * the tasknotes-spec `field.*` operations.
+ */
+
+/** Internal field name → frontmatter key. Every key can be remapped by the user. */
+export interface FieldMapping {
+  title: string;
+  status: string;
+  priority: string;
+  due: string;
+  scheduled: string;
+  contexts: string;
+  projects: string;
+  attachments: string;
+  timeEstimate: string;
+  completedDate: string;
+  dateCreated: string;
+  dateModified: string;
+  recurrence: string;
+  recurrenceAnchor: string;
+  completeInstances: string;
+  skippedInstances: string;
+  recurrenceParent: string;
+  occurrenceDate: string;
+  occurrenceMaterialization: string;
+  occurrenceNextTrigger: string;
+  occurrenceTemplate: string;
+  occurrencePastHorizon: string;
+  occurrenceFutureHorizon: string;
+  archiveTag: string;
+  timeEntries: string;
+  blockedBy: string;
+  pomodoros: string;
+  icsEventId: string;
+  icsEventTag: string;
+  googleCalendarEventId: string;
+  googleCalendarExceptionEventId: string;
+  googleCalendarExceptionOriginalScheduled: string;
+  googleCalendarMovedOriginalDates: string;
+  reminders: string;
+  sortOrder: string;
+}
+
+export const DEFAULT_FIELD_MAPPING: Readonly<FieldMapping> = Object.freeze({
+  title: 'title',
+  status: 'status',
+  priority: 'priority',
+  due: 'due',
+  scheduled: 'scheduled',
+  contexts: 'contexts',
+  projects: 'projects',
+  attachments: 'attachments',
+  timeEstimate: 'timeEstimate',
+  completedDate: 'completedDate',
+  dateCreated: 'dateCreated',
+  dateModified: 'dateModified',
+  recurrence: 'recurrence',
+  recurrenceAnchor: 'recurrence_anchor',
+  completeInstances: 'complete_instances',
+  skippedInstances: 'skipped_instances',
+  recurrenceParent: 'recurrence_parent',
+  occurrenceDate: 'occurrence_date',
+  occurrenceMaterialization: 'occurrence_materialization',
+  occurrenceNextTrigger: 'occurrence_next_trigger',
+  occurrenceTemplate: 'occurrence_template',
+  occurrencePastHorizon: 'occurrence_past_horizon',
+  occurrenceFutureHorizon: 'occurrence_future_horizon',
+  archiveTag: 'archived',
+  timeEntries: 'timeEntries',
+  blockedBy: 'blockedBy',
+  pomodoros: 'pomodoros',
+  icsEventId: 'icsEventId',
+  icsEventTag: 'ics_event',
+  googleCalendarEventId: 'googleCalendarEventId',
+  googleCalendarExceptionEventId: 'googleCalendarExceptionEventId',
+  googleCalendarExceptionOriginalScheduled: 'googleCalendarExceptionOriginalScheduled',
+  googleCalendarMovedOriginalDates: 'googleCalendarMovedOriginalDates',
+  reminders: 'reminders',
+  sortOrder: 'tasknotes_manual_order',
+});
+
+/** Merges a user's (partial, possibly malformed) mapping over the defaults; non-strings are ignored. */
+export function buildFieldMapping(partial?: unknown): FieldMapping {
+  const mapping: FieldMapping = { ...DEFAULT_FIELD_MAPPING };
+  if (partial && typeof partial === 'object') {
+    for (const [key, value] of Object.entries(partial)) {
+      if (Object.hasOwn(mapping, key) && typeof value === 'string' && value.trim() !== '') {
+        mapping[key as keyof FieldMapping] = value.trim();
+      }
+    }
+  }
+  return mapping;
+}
+
+export type FieldKind = 'string' | 'list' | 'number' | 'enum' | 'instances' | 'raw';
+
+/**
+ * TaskInfo property ↔ mapping key for the fields that are plain properties. `archived` (a tag)
+ * and `tags` (fixed key) are handled separately; `pomodoros` and `icsEventTag` are not task fields.
+ */
+export const TASK_FIELDS: ReadonlyArray<{ prop: string; key: keyof FieldMapping; kind: FieldKind }> = [
+  { prop: 'title', key: 'title', kind: 'string' },
+  { prop: 'status', key: 'status', kind: 'string' },
+  { prop: 'priority', key: 'priority', kind: 'string' },
+  { prop: 'due', key: 'due', kind: 'string' },
+  { prop: 'scheduled', key: 'scheduled', kind: 'string' },
+  { prop: 'contexts', key: 'contexts', kind: 'list' },
+  { prop: 'projects', key: 'projects', kind: 'list' },
+  { prop: 'attachments', key: 'attachments', kind: 'raw' },
+  { prop: 'timeEstimate', key: 'timeEstimate', kind: 'number' },
+  { prop: 'completedDate', key: 'completedDate', kind: 'string' },
+  { prop: 'dateCreated', key: 'dateCreated', kind: 'string' },
+  { prop: 'dateModified', key: 'dateModified', kind: 'string' },
+  { prop: 'recurrence', key: 'recurrence', kind: 'string' },
+  { prop: 'recurrence_anchor', key: 'recurrenceAnchor', kind: 'enum' },
+  { prop: 'complete_instances', key: 'completeInstances', kind: 'instances' },
+  { prop: 'skipped_instances', key: 'skippedInstances', kind: 'instances' },
+  { prop: 'recurrence_parent', key: 'recurrenceParent', kind: 'string' },
+  { prop: 'occurrence_date', key: 'occurrenceDate', kind: 'string' },
+  { prop: 'occurrence_materialization', key: 'occurrenceMaterialization', kind: 'enum' },
+  { prop: 'occurrence_next_trigger', key: 'occurrenceNextTrigger', kind: 'enum' },
+  { prop: 'occurrence_template', key: 'occurrenceTemplate', kind: 'string' },
+  { prop: 'occurrence_past_horizon', key: 'occurrencePastHorizon', kind: 'string' },
+  { prop: 'occurrence_future_horizon', key: 'occurrenceFutureHorizon', kind: 'string' },
+  { prop: 'timeEntries', key: 'timeEntries', kind: 'raw' },
+  { prop: 'blockedBy', key: 'blockedBy', kind: 'raw' },
+  { prop: 'icsEventId', key: 'icsEventId', kind: 'list' },
+  { prop: 'googleCalendarEventId', key: 'googleCalendarEventId', kind: 'string' },
+  { prop: 'googleCalendarExceptionEventId', key: 'googleCalendarExceptionEventId', kind: 'string' },
+  {
+    prop: 'googleCalendarExceptionOriginalScheduled',
+    key: 'googleCalendarExceptionOriginalScheduled',
+    kind: 'string',
+  },
+  { prop: 'googleCalendarMovedOriginalDates', key: 'googleCalendarMovedOriginalDates', kind: 'list' },
+  { prop: 'reminders', key: 'reminders', kind: 'raw' },
+  { prop: 'sortOrder', key: 'sortOrder', kind: 'string' },
+];
+
+const FIELD_BY_PROP = new Map(TASK_FIELDS.map((f) => [f.prop, f]));
+
+/** The frontmatter key of a TaskInfo property, or undefined when the property is not mapped. */
+export function frontmatterKeyOf(mapping: FieldMapping, prop: string): string | undefined {
+  const field = FIELD_BY_PROP.get(prop);
+  return field ? mapping[field.key] : undefined;
+}
+
+export const ENUM_VALUES: Readonly<Record<string, readonly string[]>> = {
+  recurrence_anchor: ['scheduled', 'completion'],
+  occurrence_materialization: ['manual', 'on_completion', 'rolling'],
+  occurrence_next_trigger: ['completion', 'completion_or_skip'],
+};
+
+export const DEPENDENCY_RELTYPES = ['FINISHTOSTART', 'FINISHTOFINISH', 'STARTTOSTART', 'STARTTOFINISH'];
+
+export interface StatusLike {
+  value: string;
+  label?: string;
+  isCompleted?: boolean;
+}
+
+/** "Completed" means the status's config has `isCompleted: true` (reference §1.4). */
+export function isCompletedStatus(status: string | undefined, statuses: readonly StatusLike[]): boolean {
+  if (status === undefined) return false;
+  return statuses.some((s) => s.value === status && s.isCompleted === true);
+}
+
+/** Value lookup of reference §1.4: value, unique label, unique ci value, unique ci label; else raw. */
+export function lookupConfigValue(raw: string, configs: readonly StatusLike[]): string {
+  const exact = configs.find((c) => c.value === raw);
+  if (exact) return exact.value;
+  const unique = (pred: (c: StatusLike) => boolean): string | undefined => {
+    const hits = configs.filter(pred);
+    return hits.length === 1 ? hits[0]!.value : undefined;
+  };
+  const t = raw.trim().toLowerCase();
+  return (
+    unique((c) => c.label === raw) ??
+    unique((c) => c.value.trim().toLowerCase() === t) ??
+    unique((c) => (c.label ?? '').trim().toLowerCase() === t) ??
+    raw
+  );
+}
+
+/** Tag normalisation of reference §1.1: trim, drop one leading `#`, whitespace runs → `-`. */
+export function normalizeTag(tag: string): string {
+  return tag.trim().replace(/^#/, '').replace(/\s+/g, '-');
+}
+
+/** Frontmatter `tags` (list or scalar) → normalised, de-duplicated list. */
+export function normalizeTags(raw: unknown): string[] {
+  const list = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
+  const out: string[] = [];
+  for (const item of list) {
+    if (item === null || item === undefined || typeof item === 'object') continue;
+    const tag = normalizeTag(String(item));
+    if (tag !== '' && !out.includes(tag)) out.push(tag);
+  }
+  return out;
+}
+
+/** Scalar-ish string normalisation: blank → absent, numbers/booleans stringified, 1-list unwrapped. */
+export function toOptionalString(raw: unknown): string | undefined {
+  let value = raw;
+  if (Array.isArray(value)) {
+    if (value.length !== 1) return undefined;
+    value = value[0];
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value !== 'string') return undefined;
+  return value.trim() === '' ? undefined : value;
+}
+
+/** List normalisation: scalar wrapped, elements stringified (YAML null → "null", as the reference). */
+export function toStringList(raw: unknown): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const list = Array.isArray(raw) ? raw : [raw];
+  return list.map((item) =>
+    typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item),
+  );
+}
+
+export function toOptionalNumber(raw: unknown): number | undefined {
+  if (typeof raw === 'number' && Number.isFinite(raw)) return raw;
+  if (typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
+  return undefined;
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isValidDateOnly(value: string): boolean {
+  const m = DATE_RE.exec(value);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return (
+    d.getUTCFullYear() === Number(m[1]) &&
+    d.getUTCMonth() === Number(m[2]) - 1 &&
+    d.getUTCDate() === Number(m[3])
+  );
+}
+
+/** complete_instances / skipped_instances: scalar wrapped, cut to the date part, invalid dropped, unique. */
+export function toInstanceList(raw: unknown): string[] | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const list = Array.isArray(raw) ? raw : [raw];
+  const out: string[] = [];
+  for (const item of list) {
+    if (typeof item !== 'string' && typeof item !== 'number') continue;
+    const date = String(item).trim().slice(0, 10);
+    if (isValidDateOnly(date) && !out.includes(date)) out.push(date);
+  }
+  return out;
+}
+
+/** Removes link syntax: `[[Target|alias]]`/`[[Target#h]]` → `Target`, `[t](path.md)` → decoded path. */
+export function stripLinkSyntax(link: string): string {
+  const text = link.trim();
+  const wiki = /^\[\[([^\]|#]*)(?:[#|][^\]]*)?\]\]$/.exec(text);
+  if (wiki) return wiki[1]!.trim();
+  const md = /^\[[^\]]*\]\(([^)]*)\)$/.exec(text);
+  if (md) {
+    const target = md[1]!.trim().replace(/^<|>$/g, '');
+    try {
+      return decodeURIComponent(target);
+    } catch {
+      return target;
+    }
+  }
+  return text;
+}
+
+export interface DependencyValue {
+  uid: string;
+  reltype: string;
+  gap?: string;
+}
+
+/** blockedBy read normalisation (reference §1.5): uid without link syntax, reltype validated. */
+export function toDependencies(raw: unknown): DependencyValue[] | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const list = Array.isArray(raw) ? raw : [raw];
+  const out: DependencyValue[] = [];
+  for (const item of list) {
+    if (typeof item === 'string') {
+      if (item.trim() !== '') out.push({ uid: stripLinkSyntax(item), reltype: 'FINISHTOSTART' });
+      continue;
+    }
+    if (!item || typeof item !== 'object') continue;
+    const entry = item as Record<string, unknown>;
+    if (typeof entry.uid !== 'string' || entry.uid.trim() === '') continue;
+    const reltype = typeof entry.reltype === 'string' ? entry.reltype.toUpperCase() : '';
+    const dep: DependencyValue = {
+      uid: stripLinkSyntax(entry.uid),
+      reltype: DEPENDENCY_RELTYPES.includes(reltype) ? reltype : 'FINISHTOSTART',
+    };
+    if (typeof entry.gap === 'string' && entry.gap.trim() !== '') dep.gap = entry.gap;
+    out.push(dep);
+  }
+  return out.length > 0 ? out : undefined;
+}
+
+/** blockedBy write form: uid wrapped in `[[ ]]` unless it already is a link. */
+export function serializeDependencies(deps: readonly unknown[]): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  for (const dep of toDependencies([...deps]) ?? []) {
+    const entry: Record<string, unknown> = { uid: `[[${dep.uid}]]`, reltype: dep.reltype };
+    if (dep.gap !== undefined) entry.gap = dep.gap;
+    out.push(entry);
+  }
+  return out;
+}
+
+export interface UserFieldLike {
+  key: string;
+}
+
+export interface NormalizeOptions {
+  mapping: FieldMapping;
+  statuses: readonly StatusLike[];
+  priorities: readonly StatusLike[];
+  userFields: readonly UserFieldLike[];
+  defaultStatus: string;
+  /** Vault-relative path; the title falls back to its basename. */
+  path: string;
+}
+
+/**
+ * Frontmatter → TaskInfo fields (reference §1.5), without the computed ones (`id`, blocking,
+ * `totalTrackedTime`). Keys whose value would be undefined are left out.
+ */
+export function normalizeFrontmatter(
+  fm: Record<string, unknown>,
+  opts: NormalizeOptions,
+): Record<string, unknown> {
+  const { mapping } = opts;
+  const out: Record<string, unknown> = { path: opts.path };
+
+  const rawTitle = fm[mapping.title];
+  let title: string | undefined;
+  if (Array.isArray(rawTitle)) title = rawTitle.map(String).join(', ');
+  else if (typeof rawTitle === 'number' || typeof rawTitle === 'boolean') title = String(rawTitle);
+  else if (typeof rawTitle === 'string') title = rawTitle;
+  if (title === undefined || title.trim() === '') {
+    const base = opts.path.split('/').pop() ?? '';
+    title = base.replace(/\.md$/i, '').trim() || 'Untitled task';
+  }
+  out.title = title;
+
+  const status = toOptionalString(fm[mapping.status]);
+  out.status = status === undefined ? opts.defaultStatus : lookupConfigValue(status, opts.statuses);
+  const priority = toOptionalString(fm[mapping.priority]);
+  out.priority = priority === undefined ? 'normal' : lookupConfigValue(priority, opts.priorities);
+
+  for (const field of TASK_FIELDS) {
+    if (field.prop === 'title' || field.prop === 'status' || field.prop === 'priority') continue;
+    const key = mapping[field.key];
+    if (!Object.hasOwn(fm, key)) continue;
+    const raw = fm[key];
+    const value = normalizeField(field.prop, field.kind, raw);
+    if (value !== undefined) out[field.prop] = value;
+  }
+  out.contexts ??= [];
+  out.projects ??= [];
+
+  const tags = normalizeTags(fm.tags);
+  out.tags = tags;
+  out.archived = tags.includes(normalizeTag(mapping.archiveTag));
+
+  const custom: Record<string, unknown> = {};
+  for (const field of opts.userFields) {
+    if (field.key && Object.hasOwn(fm, field.key)) {
+      custom[field.key] = fm[field.key];
+      out[field.key] = fm[field.key];
+    }
+  }
+  if (Object.keys(custom).length > 0) out.customProperties = custom;
+  return out;
+}
+
+function normalizeField(prop: string, kind: FieldKind, raw: unknown): unknown {
+  switch (kind) {
+    case 'string':
+      return toOptionalString(raw);
+    case 'list':
+      return toStringList(raw);
+    case 'number':
+      return toOptionalNumber(raw);
+    case 'instances':
+      return toInstanceList(raw);
+    case 'enum': {
+      const value = toOptionalString(raw);
+      if (value === undefined) return undefined;
+      const allowed = ENUM_VALUES[prop] ?? [];
+      if (allowed.includes(value)) return value;
+      return prop === 'recurrence_anchor' ? 'scheduled' : undefined;
+    }
+    case 'raw':
+      return normalizeRaw(prop, raw);
+  }
+}
+
+function normalizeRaw(prop: string, raw: unknown): unknown {
+  if (prop === 'blockedBy') return toDependencies(raw);
+  if (prop === 'timeEntries') return Array.isArray(raw) ? raw : [];
+  if (prop === 'attachments') {
+    const list = (Array.isArray(raw) ? raw : [raw])
+      .filter((a): a is string => typeof a === 'string')
+      .map((a) => a.trim())
+      .filter((a) => a !== '');
+    return list.length > 0 ? list : undefined;
+  }
+  if (prop === 'reminders') {
+    if (raw === null || raw === undefined) return undefined;
+    const list = (Array.isArray(raw) ? raw : [raw]).filter((r) => r !== null && r !== undefined);
+    return list.length > 0 ? list : undefined;
+  }
+  return raw;
+}
+
+/** null, undefined, a blank string or an empty list: what PUT and create treat as "no value" (SPEC §6). */
+export function isEmptyValue(value: unknown): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    (typeof value === 'string' && value.trim() === '') ||
+    (Array.isArray(value) && value.length === 0)
+  );
+}
+
+/**
+ * TaskInfo property value → frontmatter value for writing. Returns undefined for "delete the key"
+ * (undefined or null); other values, empty lists included, are written.
+ */
+export function denormalizeField(prop: string, value: unknown): unknown {
+  if (value === undefined || value === null) return undefined;
+  if (prop === 'status' && (value === 'true' || value === 'false')) return value === 'true';
+  if (prop === 'blockedBy' && Array.isArray(value)) return serializeDependencies(value);
+  if (prop === 'timeEntries' && Array.isArray(value)) {
+    return value.map((entry: unknown) => {
+      if (!entry || typeof entry !== 'object') return entry;
+      const { duration: _legacy, ...rest } = entry as Record<string, unknown>;
+      return rest;
+    });
+  }
+  return value;
+}

@@ -1,0 +1,123 @@
+/**
+ * The Markdown note layout: `---\n<yaml>---\n` frontmatter followed by the body (reference
+ * tasks.md §1.6, §1.9). Parsing keeps the YAML Document so that updates change only the keys they
+ * touch and keep every other key, its position and its comments, and the body byte for byte.
+ *
+ * YAML is parsed with the 1.2 core schema: `due: 2025-01-15` stays a string, never a Date.
+ */
+import { Document, isMap, isScalar, parseDocument, type ToStringOptions } from 'yaml';
+
+// An empty block (`---\n---`) does not match, so such a note is all body (reference §1.9).
+const FRONTMATTER_RE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+const YAML_OUT: ToStringOptions = { lineWidth: 0, minContentWidth: 0 };
+
+export interface ParsedNote {
+  /** Parsed frontmatter mapping (plain JS values), or null when the note has none. */
+  frontmatter: Record<string, unknown> | null;
+  /** `details`: the body with leading blank lines and trailing whitespace removed, LF newlines. */
+  details: string;
+}
+
+export class FrontmatterError extends Error {
+  override readonly name = 'FrontmatterError';
+}
+
+interface Split {
+  yaml: string;
+  /** Everything after the closing delimiter line, untouched. */
+  rest: string;
+}
+
+function split(text: string): Split | null {
+  const m = FRONTMATTER_RE.exec(text);
+  if (!m) return null;
+  return { yaml: m[1]!, rest: text.slice(m[0].length) };
+}
+
+function toDetails(body: string): string {
+  return body.replace(/\r\n/g, '\n').replace(/^\s+/, '').replace(/\s+$/, '');
+}
+
+function parseYaml(yaml: string): Document.Parsed {
+  const doc = parseDocument(yaml, { schema: 'core', uniqueKeys: false, prettyErrors: true });
+  if (doc.errors.length > 0) throw new FrontmatterError(doc.errors[0]!.message);
+  return doc;
+}
+
+/**
+ * Reads a note. Throws FrontmatterError for a frontmatter block that is not valid YAML; a note
+ * without frontmatter, or whose frontmatter is not a mapping, has `frontmatter: null`.
+ */
+export function parseNote(text: string): ParsedNote {
+  const parts = split(text);
+  if (!parts) return { frontmatter: null, details: toDetails(text) };
+  const doc = parseYaml(parts.yaml);
+  const js: unknown = doc.toJS({ maxAliasCount: 100 });
+  const frontmatter =
+    js && typeof js === 'object' && !Array.isArray(js) ? (js as Record<string, unknown>) : null;
+  return { frontmatter, details: toDetails(parts.rest) };
+}
+
+/** New note content: `---\n<yaml>---\n\n` plus `<details>\n` when there is a body. */
+export function serializeNewNote(frontmatter: Record<string, unknown>, details: string): string {
+  const doc = new Document(frontmatter);
+  const body = details.replace(/\r\n/g, '\n').trim();
+  return `---\n${doc.toString(YAML_OUT)}---\n\n${body === '' ? '' : `${body}\n`}`;
+}
+
+/**
+ * Deletes a key; a comment written above it moves to the next key (or the end of the document),
+ * so removing `title:` does not take a file's leading comment with it.
+ */
+function deleteKeepingComments(doc: Document, key: string): void {
+  const map = doc.contents;
+  if (!isMap(map)) return;
+  const index = map.items.findIndex((pair) => (isScalar(pair.key) ? pair.key.value : pair.key) === key);
+  if (index < 0) return;
+  const pair = map.items[index]!;
+  const comment = isScalar(pair.key) ? pair.key.commentBefore : undefined;
+  map.items.splice(index, 1);
+  if (!comment) return;
+  const next = map.items[index];
+  if (next && isScalar(next.key)) {
+    next.key.commentBefore = next.key.commentBefore ? `${comment}\n${next.key.commentBefore}` : comment;
+  } else if (index === 0) {
+    doc.commentBefore = doc.commentBefore ? `${doc.commentBefore}\n${comment}` : comment;
+  } else {
+    doc.comment = doc.comment ? `${doc.comment}\n${comment}` : comment;
+  }
+}
+
+/** One frontmatter change: set a key (appended at the end when new) or delete it (`undefined`). */
+export type FrontmatterChanges = ReadonlyArray<readonly [key: string, value: unknown]>;
+
+/**
+ * Applies key changes to a note's frontmatter, preserving untouched keys, their order and
+ * comments. `details` replaces the body when given (rebuilt as `\n<details>\n`); otherwise the
+ * body is kept exactly.
+ */
+export function updateNote(text: string, changes: FrontmatterChanges, details?: string): string {
+  const parts = split(text);
+  const doc = parts ? parseYaml(parts.yaml) : new Document({});
+  if (!isMap(doc.contents)) doc.contents = doc.createNode({}) as typeof doc.contents;
+  for (const [key, value] of changes) {
+    if (value === undefined) {
+      deleteKeepingComments(doc, key);
+      continue;
+    }
+    const existing: unknown = doc.get(key, true);
+    // Reuse a scalar node so its trailing comment survives a value change.
+    if (isScalar(existing) && value !== null && typeof value !== 'object') existing.value = value;
+    else doc.set(key, doc.createNode(value));
+  }
+  const yaml = doc.toString(YAML_OUT);
+  let rest: string;
+  if (details !== undefined) {
+    const body = details.replace(/\r\n/g, '\n').replace(/\s+$/, '');
+    rest = body.trim() === '' ? '\n' : `\n${body}\n`;
+  } else {
+    rest = parts ? parts.rest : text === '' ? '\n' : `\n${text}`;
+  }
+  return `---\n${yaml}---\n${rest}`;
+}

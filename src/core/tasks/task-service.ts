@@ -1,0 +1,481 @@
+/**
+ * The task service: every read and write of task notes goes through here, and so does every
+ * task event. Writes are atomic and serialized per note by the vault store; events are emitted
+ * after the note is on disk and the index updated, for API calls and for edits made by other
+ * programs alike (SPEC §4):
+ * - a status change into a completed status emits only `task.completed`;
+ * - any other change emits `task.updated` {task, previous};
+ * - an archive toggle emits only `task.archived` / `task.unarchived`;
+ * - create and delete emit `task.created` / `task.deleted`.
+ */
+import path from 'node:path';
+import type { Clock } from '../clock.js';
+import { invalid, notFound } from '../errors.js';
+import type { EventBus } from '../events/bus.js';
+import type { Logger } from '../logger.js';
+import { resolveVaultPath, type VaultPathPolicy } from '../vault/paths.js';
+import { VaultStore, type NoteChange, type NoteRecord } from '../vault/vault-store.js';
+import { isCompletedStatus, normalizeFrontmatter } from './field-mapping.js';
+import { filenameSafeTitle, processFolderTemplate, storageTitle, uniqueNotePath } from './filename.js';
+import { isTaskFrontmatter } from './identification.js';
+import { localIsoTimestamp } from './local-time.js';
+import { parseNote, serializeNewNote, updateNote, type ParsedNote } from './note-format.js';
+import { planCreate, type TaskCreateInput } from './task-create.js';
+import { changesFromDraft, type Change } from './task-draft.js';
+import { applyPatch, setStatus, type UpdateAdjuster } from './task-patch.js';
+import { LinkIndex, TaskGraph, type TaskBase } from './task-graph.js';
+import type { TaskInfo } from './task-info.js';
+import {
+  firstCompletedStatus,
+  isExcludedPath,
+  loadTaskNotesSettings,
+  TASKNOTES_DATA_JSON,
+  type TaskNotesSettings,
+} from './tasknotes-settings.js';
+
+export type { TaskCreateInput } from './task-create.js';
+
+export interface CreateOptions {
+  source?: 'nlp';
+  originalText?: string;
+  /** Filename (no `.md`, filename-safe) instead of the configured one, e.g. an occurrence filename template. */
+  baseName?: string;
+}
+
+export interface EditOptions {
+  /** Write without emitting task events (the caller emits its own). */
+  silent?: boolean;
+}
+
+export type { UpdateAdjuster } from './task-patch.js';
+
+/** Runs after toggle-status wrote and emitted (e.g. reconciling a materialized occurrence's parent). */
+export type ToggleHook = (change: { before: TaskInfo; after: TaskInfo }) => Promise<void>;
+
+export interface TaskServiceOptions {
+  vault: string;
+  dataDir: string;
+  events: EventBus;
+  clock: Clock;
+  log: Logger;
+  /** Watcher stability wait in ms (tests may lower it). */
+  stabilityMs?: number;
+}
+
+type TaskRecord = NoteRecord<ParsedNote>;
+type EventMode = 'auto' | 'archive' | 'none';
+
+/** Lock key serializing the choice of new note paths (NUL never occurs in a vault path). */
+const PATH_CLAIMS = '\u0000paths';
+
+const folderOf = (rel: string): string => rel.split('/').slice(0, -1).join('/');
+const basenameOf = (rel: string): string => path.posix.basename(rel).replace(/\.md$/i, '');
+
+export class TaskService {
+  private current: TaskNotesSettings;
+  private readonly store: VaultStore<ParsedNote>;
+  private readonly policy: VaultPathPolicy;
+  private readonly bases = new WeakMap<TaskRecord, TaskBase>();
+  private linkCache: { version: number; links: LinkIndex } | undefined;
+  private graphCache: { version: number; graph: TaskGraph } | undefined;
+  private viewCache: { version: number; list: TaskInfo[]; byPath: Map<string, TaskInfo> } | undefined;
+  private readonly adjusters: UpdateAdjuster[] = [];
+  private readonly toggleHooks: ToggleHook[] = [];
+  private settingsReload: Promise<void> = Promise.resolve();
+  /** Note paths chosen for a create or rename whose write has not finished yet. */
+  private readonly reserved = new Set<string>();
+
+  private constructor(
+    private readonly options: TaskServiceOptions,
+    settings: TaskNotesSettings,
+  ) {
+    this.current = settings;
+    this.policy = { root: options.vault, dataDir: options.dataDir };
+    this.store = new VaultStore<ParsedNote>({
+      policy: this.policy,
+      log: options.log,
+      parse: (rel, text) => this.parseTask(rel, text),
+      watchFiles: [TASKNOTES_DATA_JSON],
+      stabilityMs: options.stabilityMs,
+    });
+    this.store.onExternalChange((change) => this.onExternalChange(change));
+    this.store.onWatchedFileChange(() => this.reloadSettings());
+  }
+
+  /** Loads the TaskNotes settings, scans the vault and starts watching it. */
+  static async open(options: TaskServiceOptions): Promise<TaskService> {
+    const settings = await loadTaskNotesSettings(options.vault, (err) =>
+      options.log.warn({ err }, `cannot read ${TASKNOTES_DATA_JSON}; using TaskNotes defaults`),
+    );
+    const service = new TaskService(options, settings);
+    await service.store.start();
+    return service;
+  }
+
+  /** Closes the watcher and waits for in-flight writes. */
+  async stop(): Promise<void> {
+    await this.settingsReload;
+    await this.store.stop();
+  }
+
+  // ---- reads ---------------------------------------------------------------------------------
+
+  /** Every task, sorted by path, in the read shape without details. Treat the objects as read-only. */
+  list(): TaskInfo[] {
+    return [...this.views().list];
+  }
+
+  /** Index lookup of a task by id (vault-relative path), without details. */
+  find(id: string): TaskInfo | undefined {
+    return this.views().byPath.get(id);
+  }
+
+  /** The read shape with `details`. Throws NOT_FOUND 'Task not found', INVALID for unsafe ids. */
+  async get(id: string): Promise<TaskInfo> {
+    const rel = this.locate(id);
+    const record = this.store.get(rel);
+    if (!record) throw notFound('Task not found');
+    return { ...this.view(record), details: record.parsed.details };
+  }
+
+  /** Resolves a link (`[[Name]]`, `Name`, a path, a markdown link) to a task. */
+  resolveLink(link: string, fromPath?: string): TaskInfo | undefined {
+    const rel = this.graph().links.resolve(link, fromPath);
+    return rel === undefined ? undefined : this.find(rel);
+  }
+
+  /** A task note's frontmatter as written, unmapped keys included (read-only), or undefined. */
+  frontmatter(id: string): Readonly<Record<string, unknown>> | undefined {
+    return this.store.get(id)?.parsed.frontmatter ?? undefined;
+  }
+
+  /** The effective TaskNotes settings (defaults merged with the plugin's data.json). */
+  settings(): TaskNotesSettings {
+    return this.current;
+  }
+
+  isCompletedStatus(status: string): boolean {
+    return isCompletedStatus(status, this.current.customStatuses);
+  }
+
+  /** Increases on every index change (for caches derived from the task list). */
+  get version(): number {
+    return this.store.version;
+  }
+
+  // ---- writes --------------------------------------------------------------------------------
+
+  /** POST /api/tasks: creates the note and emits `task.created`. Returns the read shape with details. */
+  async create(input: TaskCreateInput, options: CreateOptions = {}): Promise<TaskInfo> {
+    if (typeof input.title !== 'string' || input.title.trim() === '') throw invalid('Title is required');
+    const now = this.options.clock.now();
+    const settings = this.current;
+    const plan = planCreate(input, settings, now);
+    const folderRel = plan.folder;
+    if (folderRel !== '') resolveVaultPath(this.policy, folderRel, 'tasks folder');
+    const task = await this.withFreePath(folderRel, options.baseName ?? plan.baseName, now, async (rel) => {
+      const text = serializeNewNote(plan.finalize(basenameOf(rel)), plan.details);
+      const record = await this.store.withLock(rel, () => this.store.write(rel, text));
+      return { ...this.viewOf(rel, text, record), details: plan.details };
+    });
+    this.options.events.emit('task.created', {
+      task,
+      ...(options.source ? { source: options.source } : {}),
+      ...(options.originalText !== undefined ? { originalText: options.originalText } : {}),
+    });
+    return task;
+  }
+
+  /**
+   * PUT /api/tasks/:id: a partial update with SPEC §6 semantics (null/[] deletes a field, tags keep
+   * the identification tag, a title that differs from the filename stays in frontmatter). The
+   * result has `details` when the patch had it.
+   */
+  async update(id: string, patch: Record<string, unknown>): Promise<TaskInfo> {
+    if (Object.hasOwn(patch, 'title') && (typeof patch.title !== 'string' || patch.title.trim() === '')) {
+      throw invalid('Title cannot be empty');
+    }
+    const { after, details } = await this.modify(id, 'auto', (draft, before) =>
+      applyPatch(draft, before, patch, {
+        settings: this.current,
+        now: this.options.clock.now(),
+        adjusters: this.adjusters,
+      }),
+    );
+    return Object.hasOwn(patch, 'details') ? { ...after, details } : after;
+  }
+
+  /** DELETE: moves the note to `<vault>/.trash/` and emits `task.deleted` with the last read shape. */
+  async delete(id: string): Promise<TaskInfo> {
+    const rel = this.locate(id);
+    const task = await this.store.withLock(rel, async () => {
+      const record = await this.store.readFresh(rel);
+      if (!record) throw notFound('Task not found');
+      const before = this.view(record);
+      await this.store.trash(rel);
+      return before;
+    });
+    this.options.events.emit('task.deleted', { task });
+    return task;
+  }
+
+  /** Two-state toggle: completed → default status, otherwise → first completed status (reference §2.6). */
+  async toggleStatus(id: string): Promise<TaskInfo> {
+    const { before, after } = await this.modify(id, 'auto', (draft) => {
+      const settings = this.current;
+      const next = this.isCompletedStatus(String(draft.status))
+        ? settings.defaultTaskStatus
+        : firstCompletedStatus(settings);
+      setStatus(draft, next, this.current, this.options.clock.now());
+    });
+    for (const hook of this.toggleHooks) await hook({ before, after });
+    return after;
+  }
+
+  /** Flips the archive tag; emits only `task.archived` / `task.unarchived`. */
+  async toggleArchive(id: string): Promise<TaskInfo> {
+    const { after } = await this.modify(id, 'archive', (draft) => {
+      draft.archived = draft.archived !== true;
+    });
+    return after;
+  }
+
+  /**
+   * Read-modify-write of one task under its lock. `mutate` edits a draft in TaskInfo field names
+   * (plus `details` for the body); a field set to undefined (or null) is removed; keys that are not
+   * task fields are raw frontmatter keys. Emits the normal completed/updated rule unless silent.
+   * `dateModified` is set to now when anything changed and the mutator did not set it.
+   */
+  async edit(
+    id: string,
+    mutate: (draft: Record<string, unknown>) => void | Promise<void>,
+    options: EditOptions = {},
+  ): Promise<{ before: TaskInfo; after: TaskInfo }> {
+    const { before, after } = await this.modify(id, options.silent ? 'none' : 'auto', (draft) =>
+      mutate(draft),
+    );
+    return { before, after };
+  }
+
+  /** Registers a PUT adjuster (runs in order of registration). */
+  addUpdateAdjuster(adjuster: UpdateAdjuster): void {
+    this.adjusters.push(adjuster);
+  }
+
+  /** Registers a hook that runs after every toggle-status. */
+  addToggleHook(hook: ToggleHook): void {
+    this.toggleHooks.push(hook);
+  }
+
+  // ---- internals -----------------------------------------------------------------------------
+
+  private parseTask(rel: string, text: string): ParsedNote | null {
+    if (isExcludedPath(this.current, rel)) return null;
+    const parsed = parseNote(text);
+    if (!parsed.frontmatter || !isTaskFrontmatter(parsed.frontmatter, this.current)) return null;
+    return parsed;
+  }
+
+  /** Validates a client id: INVALID for unsafe paths; NOT_FOUND for anything that is not a note. */
+  private locate(id: string): string {
+    const { rel } = resolveVaultPath(this.policy, id, 'task id');
+    if (!rel.toLowerCase().endsWith('.md')) throw notFound('Task not found');
+    return rel;
+  }
+
+  private baseOf(record: TaskRecord): TaskBase {
+    let base = this.bases.get(record);
+    if (!base) {
+      base = this.normalize(record.rel, record.parsed.frontmatter ?? {});
+      this.bases.set(record, base);
+    }
+    return base;
+  }
+
+  private normalize(rel: string, frontmatter: Record<string, unknown>): TaskBase {
+    const settings = this.current;
+    return normalizeFrontmatter(frontmatter, {
+      mapping: settings.fieldMapping,
+      statuses: settings.customStatuses,
+      priorities: settings.customPriorities,
+      userFields: settings.userFields,
+      defaultStatus: settings.defaultTaskStatus,
+      path: rel,
+    }) as TaskBase;
+  }
+
+  private graph(): TaskGraph {
+    const { version, pathsVersion } = this.store;
+    if (this.linkCache?.version !== pathsVersion) {
+      this.linkCache = { version: pathsVersion, links: new LinkIndex(this.store.all().map((r) => r.rel)) };
+    }
+    if (this.graphCache?.version !== version) {
+      const withDeps = this.store
+        .all()
+        .map((r) => this.baseOf(r))
+        .filter((b) => b.blockedBy !== undefined);
+      const lookup = (p: string): TaskBase | undefined => {
+        const record = this.store.get(p);
+        return record ? this.baseOf(record) : undefined;
+      };
+      this.graphCache = {
+        version,
+        graph: new TaskGraph(this.linkCache.links, withDeps, lookup, this.current.customStatuses),
+      };
+    }
+    return this.graphCache.graph;
+  }
+
+  private views(): { list: TaskInfo[]; byPath: Map<string, TaskInfo> } {
+    const version = this.store.version;
+    if (this.viewCache?.version !== version) {
+      const list = this.store.all().map((r) => Object.freeze(this.view(r)) as TaskInfo);
+      this.viewCache = { version, list, byPath: new Map(list.map((t) => [t.path, t])) };
+    }
+    return this.viewCache;
+  }
+
+  private view(record: TaskRecord): TaskInfo {
+    return this.graph().view(this.baseOf(record));
+  }
+
+  /** Read shape of written text, also when it is no longer a task note (identification removed). */
+  private viewOf(rel: string, text: string, record: TaskRecord | undefined): TaskInfo {
+    if (record) return this.view(record);
+    return this.graph().view(this.normalize(rel, parseNote(text).frontmatter ?? {}));
+  }
+
+  /**
+   * The shared write path: lock, fresh read, draft, diff, write (renaming when the title or the
+   * archive folder says so), index update, events.
+   */
+  private async modify(
+    id: string,
+    mode: EventMode,
+    mutate: (draft: Record<string, unknown>, before: TaskInfo) => void | Promise<void>,
+  ): Promise<{ before: TaskInfo; after: TaskInfo; details: string }> {
+    const rel = this.locate(id);
+    const result = await this.store.withLock(rel, async () => {
+      const record = await this.store.readFresh(rel);
+      if (!record) throw notFound('Task not found');
+      const settings = this.current;
+      const base = this.baseOf(record);
+      const before = this.view(record);
+      const draft: Record<string, unknown> = structuredClone({ ...base, details: record.parsed.details });
+      await mutate(draft, before);
+
+      const changes: Change[] = changesFromDraft(base, draft, record.parsed.frontmatter ?? {}, settings);
+      const detailsChanged = typeof draft.details === 'string' && draft.details !== record.parsed.details;
+      const title =
+        typeof draft.title === 'string' && draft.title.trim() !== '' ? storageTitle(draft.title) : undefined;
+      const titleChanged = title !== undefined && title !== base.title;
+      if (changes.length === 0 && !titleChanged && !detailsChanged) {
+        return { before, after: before, details: record.parsed.details, changed: false };
+      }
+      const mapping = settings.fieldMapping;
+      const now = this.options.clock.now();
+      if (!changes.some(([key]) => key === mapping.dateModified)) {
+        changes.push([mapping.dateModified, localIsoTimestamp(now)]);
+      }
+
+      const commit = async (target: string) => {
+        const all = [...changes];
+        if (titleChanged) {
+          // SPEC §6: with the title in the filename, the title key stays when it differs from it.
+          const keep = !settings.storeTitleInFilename || basenameOf(target) !== title;
+          all.push([mapping.title, keep ? title : undefined]);
+        }
+        const details = detailsChanged ? (draft.details as string) : record.parsed.details;
+        const text = updateNote(record.text, all, detailsChanged ? details : undefined);
+        const written =
+          target === rel ? await this.store.write(rel, text) : await this.store.move(rel, target, text);
+        const after = this.viewOf(target, text, written);
+        return { before, after, details: written ? written.parsed.details : details, changed: true };
+      };
+      if (titleChanged && settings.storeTitleInFilename && filenameSafeTitle(title) !== basenameOf(rel)) {
+        return this.withFreePath(folderOf(rel), filenameSafeTitle(title), now, commit);
+      }
+      if (mode === 'archive' && settings.moveArchivedTasks) {
+        const target = this.archiveTarget(rel, draft, now);
+        if (target !== rel) return this.withFreePath(folderOf(target), basenameOf(target), now, commit, rel);
+      }
+      return commit(rel);
+    });
+    if (result.changed && mode !== 'none') this.emitChange(result.before, result.after, mode);
+    return result;
+  }
+
+  /** Folder move target on archive toggle (only with moveArchivedTasks). */
+  private archiveTarget(rel: string, draft: Record<string, unknown>, now: number): string {
+    const settings = this.current;
+    const ctx = { title: String(draft.title), now };
+    const folder = processFolderTemplate(draft.archived ? settings.archiveFolder : settings.tasksFolder, ctx);
+    return folder === '' ? path.posix.basename(rel) : `${folder}/${path.posix.basename(rel)}`;
+  }
+
+  /**
+   * Picks a free note path (`<folder>/<name>.md`, else with a `-2`… suffix) and reserves it while
+   * `use` writes it, so concurrent creates and renames never pick the same name. With `fallback`,
+   * only the exact name is acceptable: when it is taken, `use` gets the fallback (an archive move
+   * onto an existing file is skipped, as in the reference).
+   */
+  private async withFreePath<T>(
+    folder: string,
+    name: string,
+    now: number,
+    use: (rel: string) => Promise<T>,
+    fallback?: string,
+  ): Promise<T> {
+    const taken = async (p: string): Promise<boolean> => this.reserved.has(p) || (await this.store.exists(p));
+    const rel = await this.store.withLock(PATH_CLAIMS, async () => {
+      const exact = folder === '' ? `${name}.md` : `${folder}/${name}.md`;
+      let chosen: string;
+      if (fallback === undefined) chosen = await uniqueNotePath(folder, name, taken, now);
+      else if (await taken(exact)) {
+        this.options.log.warn({ path: fallback, target: exact }, 'archive move skipped: target exists');
+        return fallback;
+      } else chosen = exact;
+      this.reserved.add(chosen);
+      return chosen;
+    });
+    try {
+      return await use(rel);
+    } finally {
+      if (rel !== fallback) this.reserved.delete(rel);
+    }
+  }
+
+  private emitChange(before: TaskInfo, after: TaskInfo, mode: EventMode): void {
+    const events = this.options.events;
+    if (mode === 'archive' && before.archived !== after.archived) {
+      events.emit(after.archived ? 'task.archived' : 'task.unarchived', { task: after });
+      return;
+    }
+    if (!this.isCompletedStatus(before.status) && this.isCompletedStatus(after.status)) {
+      events.emit('task.completed', { task: after });
+    } else {
+      events.emit('task.updated', { task: after, previous: before });
+    }
+  }
+
+  /** Edits by other programs emit the same events as API edits (SPEC §4). */
+  private onExternalChange(change: NoteChange<ParsedNote>): void {
+    if (change.kind === 'added') {
+      this.options.events.emit('task.created', { task: this.view(change.after) });
+    } else if (change.kind === 'removed') {
+      this.options.events.emit('task.deleted', { task: this.view(change.before) });
+    } else {
+      this.emitChange(this.view(change.before), this.view(change.after), 'auto');
+    }
+  }
+
+  private reloadSettings(): void {
+    this.settingsReload = this.settingsReload.then(async () => {
+      this.current = await loadTaskNotesSettings(this.options.vault, (err) =>
+        this.options.log.warn({ err }, `cannot read ${TASKNOTES_DATA_JSON}; using TaskNotes defaults`),
+      );
+      await this.store.rescan();
+      this.options.log.info({}, 'TaskNotes settings reloaded');
+    });
+  }
+}

@@ -1,0 +1,56 @@
+/** Filenames and folders of new notes (reference tasks.md §1.7). */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  baseFilename,
+  filenameSafeTitle,
+  processFolderTemplate,
+  storageTitle,
+  uniqueNotePath,
+} from '../../../src/core/tasks/filename.js';
+import { mergeTaskNotesSettings } from '../../../src/core/tasks/tasknotes-settings.js';
+
+const NOW = new Date(2026, 7, 8, 13, 4, 39).getTime(); // local time
+
+describe('filenames', () => {
+  it('cleans titles for storage and for filenames', () => {
+    assert.equal(storageTitle('  a \t b\u0007 '), 'a b');
+    assert.equal(storageTitle('\u0001'), 'untitled');
+    assert.equal(filenameSafeTitle('What: a/b? [x] #1.'), 'What ab x 1');
+    assert.equal(filenameSafeTitle('...'), 'untitled');
+    assert.equal(filenameSafeTitle('con'), 'task-con');
+  });
+
+  it('uses the title by default and the configured format otherwise', () => {
+    const ctx = { title: 'Review docs', now: NOW, priority: 'high' };
+    assert.equal(baseFilename(mergeTaskNotesSettings({}), ctx), 'Review docs');
+    const off = (format: string, extra: Record<string, unknown> = {}) =>
+      baseFilename(
+        mergeTaskNotesSettings({ storeTitleInFilename: false, taskFilenameFormat: format, ...extra }),
+        ctx,
+      );
+    assert.equal(off('zettel'), `260808${(13 * 3600 + 4 * 60 + 39).toString(36)}`);
+    assert.equal(off('timestamp'), '2026-08-08-130439');
+    assert.match(off('uuid'), /^[0-9a-f-]{36}$/);
+    assert.equal(
+      off('custom', { customFilenameTemplate: '{{priority}}-{title}-{{nope}}' }),
+      'high-Review docs-',
+    );
+    assert.equal(off('title'), 'Review docs');
+  });
+
+  it('processes folder templates', () => {
+    const ctx = { title: 'T', now: NOW, projects: ['[[Work/Site|Website]]'] };
+    assert.equal(processFolderTemplate('TaskNotes/Tasks', ctx), 'TaskNotes/Tasks');
+    assert.equal(processFolderTemplate('Tasks/{{year}}/{{month}}/./x/..', ctx), 'Tasks/2026/08');
+    assert.equal(processFolderTemplate('Daily/YYYY-MM-DD', ctx), 'Daily/2026-08-08');
+    assert.equal(processFolderTemplate('P/{{project}}/{{currentNotePath}}', ctx), 'P/Website');
+  });
+
+  it('finds the first free name with -2, -3 suffixes', async () => {
+    const taken = new Set(['F/A.md', 'F/A-2.md']);
+    const exists = async (p: string) => taken.has(p);
+    assert.equal(await uniqueNotePath('F', 'A', exists, NOW), 'F/A-3.md');
+    assert.equal(await uniqueNotePath('', 'B', exists, NOW), 'B.md');
+  });
+});

@@ -1,0 +1,136 @@
+/** Note layout: parsing, new-note serialisation and comment-preserving updates. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  FrontmatterError,
+  parseNote,
+  serializeNewNote,
+  updateNote,
+} from '../../../src/core/tasks/note-format.js';
+
+const NOTE = `---
+# leading comment
+title: Alpha # inline comment
+due: 2025-01-15
+dateCreated: 2025-01-01T10:00:00.000+10:00
+unknown_key: keep me
+tags:
+  - task
+---
+
+
+Body line 1
+
+Body line 2  
+`;
+
+describe('parseNote', () => {
+  it('keeps YAML dates and timestamps as strings', () => {
+    const { frontmatter } = parseNote(NOTE);
+    assert.equal(frontmatter?.due, '2025-01-15');
+    assert.equal(frontmatter?.dateCreated, '2025-01-01T10:00:00.000+10:00');
+    assert.equal(typeof frontmatter?.due, 'string');
+  });
+
+  it('takes details after the block without leading blank lines or trailing whitespace', () => {
+    assert.equal(parseNote(NOTE).details, 'Body line 1\n\nBody line 2');
+    assert.equal(parseNote('---\na: 1\n---\r\nx\r\ny\r\n').details, 'x\ny');
+  });
+
+  it('treats an empty block and a missing block as no frontmatter', () => {
+    assert.deepEqual(parseNote('---\n---\nbody'), { frontmatter: null, details: '---\n---\nbody' });
+    assert.equal(parseNote('just text').frontmatter, null);
+    assert.equal(parseNote('---\n- a\n- b\n---\n').frontmatter, null);
+  });
+
+  it('throws FrontmatterError for broken YAML', () => {
+    assert.throws(() => parseNote('---\ntags: [task\nstatus: : :\n---\n'), FrontmatterError);
+  });
+});
+
+describe('serializeNewNote', () => {
+  it('writes block YAML, quotes @ and [[ strings, leaves dates bare, one blank line before the body', () => {
+    const text = serializeNewNote(
+      {
+        status: 'open',
+        scheduled: '2026-08-08',
+        dateCreated: '2026-08-08T13:04:39.123+10:00',
+        contexts: ['@office'],
+        projects: ['[[Q1]]'],
+        blockedBy: [{ uid: '[[Draft]]', reltype: 'FINISHTOSTART' }],
+        tags: ['task'],
+      },
+      '  Body\r\ntext  ',
+    );
+    assert.equal(
+      text,
+      [
+        '---',
+        'status: open',
+        'scheduled: 2026-08-08',
+        'dateCreated: 2026-08-08T13:04:39.123+10:00',
+        'contexts:',
+        '  - "@office"',
+        'projects:',
+        '  - "[[Q1]]"',
+        'blockedBy:',
+        '  - uid: "[[Draft]]"',
+        '    reltype: FINISHTOSTART',
+        'tags:',
+        '  - task',
+        '---',
+        '',
+        'Body',
+        'text',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('writes no body for empty details', () => {
+    assert.equal(serializeNewNote({ status: 'open' }, ''), '---\nstatus: open\n---\n\n');
+  });
+});
+
+describe('updateNote', () => {
+  it('keeps comments, unknown keys, key order and the body of an untouched note part', () => {
+    const out = updateNote(NOTE, [
+      ['due', '2025-02-01'],
+      ['status', 'done'],
+    ]);
+    assert.equal(
+      out,
+      NOTE.replace('due: 2025-01-15', 'due: 2025-02-01').replace(
+        '  - task\n---',
+        '  - task\nstatus: done\n---',
+      ),
+    );
+  });
+
+  it('round-trips an unchanged note byte for byte', () => {
+    assert.equal(updateNote(NOTE, []), NOTE);
+  });
+
+  it('deletes keys and keeps the leading comment of a deleted first key', () => {
+    const out = updateNote(NOTE, [['title', undefined]]);
+    assert.match(out, /^---\n# leading comment\ndue: 2025-01-15\n/);
+    assert.doesNotMatch(out, /title:/);
+  });
+
+  it('keeps the inline comment of a changed scalar', () => {
+    assert.match(updateNote(NOTE, [['title', 'Beta']]), /title: Beta # inline comment/);
+  });
+
+  it('replaces the body when details are given', () => {
+    const out = updateNote(NOTE, [], 'New\r\nbody  ');
+    assert.ok(out.endsWith('---\n\nNew\nbody\n'));
+    assert.ok(updateNote(NOTE, [], '').endsWith('  - task\n---\n\n'));
+  });
+
+  it('adds a frontmatter block to a note without one', () => {
+    assert.equal(
+      updateNote('plain body\n', [['tags', ['task']]]),
+      '---\ntags:\n  - task\n---\n\nplain body\n',
+    );
+  });
+});

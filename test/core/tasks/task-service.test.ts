@@ -1,0 +1,371 @@
+/** TaskService on a real temp vault: writes, events, the watcher, settings reload, locking. */
+import assert from 'node:assert/strict';
+import { readFile, rm, writeFile, mkdir, rename } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import type { DomainEvent } from '../../../src/core/events/bus.js';
+import { EventBus } from '../../../src/core/events/bus.js';
+import type { Logger } from '../../../src/core/logger.js';
+import { isDomainError } from '../../../src/core/errors.js';
+import { TaskService } from '../../../src/core/tasks/task-service.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
+import { tempDir, writeFiles } from '../../helpers/temp.js';
+
+const A = `---
+# keep this comment
+title: Alpha
+status: open
+due: 2025-01-15
+custom_key: stays
+blockedBy:
+  - uid: "[[Beta]]"
+    reltype: FINISHTOSTART
+tags:
+  - task
+---
+
+Alpha body
+`;
+const BETA = '---\nstatus: in-progress\ntags: [task]\n---\n';
+
+interface Harness {
+  vault: string;
+  service: TaskService;
+  events: DomainEvent[];
+  warnings: string[];
+  clock: ManualClock;
+  cleanup(): Promise<void>;
+}
+
+async function open(files: Record<string, string> = {}): Promise<Harness> {
+  const tmp = await tempDir('taskdown-svc-');
+  await writeFiles(tmp.dir, files);
+  const warnings: string[] = [];
+  const log: Logger = {
+    debug: () => {},
+    info: () => {},
+    warn: (obj, msg) => warnings.push(`${msg ?? ''} ${JSON.stringify(obj)}`),
+    error: (obj, msg) => warnings.push(`ERROR ${msg ?? ''} ${JSON.stringify(obj)}`),
+  };
+  const clock = new ManualClock(new Date(2026, 0, 15, 9, 0, 0).getTime());
+  const bus = new EventBus(clock, log);
+  const events: DomainEvent[] = [];
+  bus.onAny((e) => events.push(e));
+  const service = await TaskService.open({
+    vault: tmp.dir,
+    dataDir: path.join(tmp.dir, '.taskdown'),
+    events: bus,
+    clock,
+    log,
+    stabilityMs: 30,
+  });
+  return {
+    vault: tmp.dir,
+    service,
+    events,
+    warnings,
+    clock,
+    async cleanup() {
+      await service.stop();
+      await tmp.cleanup();
+    },
+  };
+}
+
+async function waitFor(check: () => boolean, ms = 1000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** User fields sit at the top level of the (open) task object. */
+const effortOf = (task: object): unknown => (task as Record<string, unknown>).effort;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const names = (h: Harness) => h.events.map((e) => e.name);
+
+describe('TaskService', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await open({
+      'TaskNotes/Tasks/Alpha.md': A,
+      'TaskNotes/Tasks/Beta.md': BETA,
+      'Notes/plain.md': '# not a task\n',
+      'Notes/broken.md': '---\ntags: [task\nstatus: : :\n---\n',
+      '.obsidian/hidden.md': '---\ntags: [task]\n---\n',
+    });
+  });
+  afterEach(() => h.cleanup());
+
+  it('indexes task notes only, skips broken YAML with a warning, computes blocking', () => {
+    const list = h.service.list();
+    assert.deepEqual(
+      list.map((t) => t.id),
+      ['TaskNotes/Tasks/Alpha.md', 'TaskNotes/Tasks/Beta.md'],
+    );
+    assert.ok(h.warnings.some((w) => w.includes('Notes/broken.md')));
+    const [alpha, beta] = list;
+    assert.equal(alpha!.isBlocked, true);
+    assert.equal(beta!.isBlocking, true);
+    assert.deepEqual(beta!.blocking, ['TaskNotes/Tasks/Alpha.md']);
+    assert.equal(alpha!.details, undefined);
+    assert.equal(h.service.resolveLink('[[beta]]')?.path, 'TaskNotes/Tasks/Beta.md');
+    assert.equal(h.service.resolveLink('TaskNotes/Tasks/Alpha')?.path, 'TaskNotes/Tasks/Alpha.md');
+  });
+
+  it('get returns details; bad ids are INVALID, unknown ones NOT_FOUND', async () => {
+    const task = await h.service.get('TaskNotes/Tasks/Alpha.md');
+    assert.equal(task.details, 'Alpha body');
+    for (const id of ['../x.md', '/etc/passwd', '.obsidian/hidden.md', '.taskdown/settings.json']) {
+      await assert.rejects(h.service.get(id), (e) => isDomainError(e) && e.code === 'INVALID', id);
+    }
+    for (const id of ['Notes/plain.md', 'nope.md', 'TaskNotes/Tasks/Alpha.txt']) {
+      await assert.rejects(h.service.get(id), (e) => isDomainError(e) && e.message === 'Task not found', id);
+    }
+  });
+
+  it('creates the reference layout and emits task.created with the NLP source', async () => {
+    const task = await h.service.create(
+      { title: 'Review docs', priority: 'high' },
+      { source: 'nlp', originalText: 't' },
+    );
+    assert.equal(task.id, 'TaskNotes/Tasks/Review docs.md');
+    const text = await readFile(path.join(h.vault, task.path), 'utf8');
+    assert.match(
+      text,
+      /^---\nstatus: open\npriority: high\nscheduled: 2026-01-15\ndateCreated: 2026-01-15T09:00:00\.000[+-]\d\d:\d\d\ndateModified: \S+\ntags:\n {2}- task\n---\n\n$/,
+    );
+    const again = await h.service.create({ title: 'Review docs' });
+    assert.equal(again.path, 'TaskNotes/Tasks/Review docs-2.md');
+    assert.match(await readFile(path.join(h.vault, again.path), 'utf8'), /^---\ntitle: Review docs\n/);
+    assert.deepEqual(names(h), ['task.created', 'task.created']);
+    assert.deepEqual(
+      {
+        source: (h.events[0]!.data as { source?: string }).source,
+        text: (h.events[0]!.data as { originalText?: string }).originalText,
+      },
+      { source: 'nlp', text: 't' },
+    );
+    await assert.rejects(h.service.create({ title: '  ' }), /Title is required/);
+  });
+
+  it('update keeps comments and unknown keys, deletes with null/[], keeps the task tag', async () => {
+    const updated = await h.service.update('TaskNotes/Tasks/Alpha.md', {
+      due: null,
+      contexts: ['@home'],
+      tags: ['foo'],
+      unknownTopLevel: 'ignored',
+      customFrontmatter: { custom_key: null, added: 1 },
+    });
+    assert.deepEqual(updated.tags, ['task', 'foo']);
+    assert.equal(updated.due, undefined);
+    const text = await readFile(path.join(h.vault, 'TaskNotes/Tasks/Alpha.md'), 'utf8');
+    assert.match(text, /^---\n# keep this comment\ntitle: Alpha\n/);
+    assert.doesNotMatch(text, /due:|custom_key|unknownTopLevel/);
+    assert.match(text, /added: 1/);
+    assert.match(text, /\n---\n\nAlpha body\n$/);
+    const cleared = await h.service.update('TaskNotes/Tasks/Alpha.md', { contexts: [] });
+    assert.deepEqual(cleared.contexts, []);
+    assert.doesNotMatch(await readFile(path.join(h.vault, 'TaskNotes/Tasks/Alpha.md'), 'utf8'), /contexts/);
+    assert.deepEqual(names(h), ['task.updated', 'task.updated']);
+    const first = h.events[0]!.data as { previous: { due?: string } };
+    assert.equal(first.previous.due, '2025-01-15');
+  });
+
+  it('a move into a completed status emits only task.completed and sets completedDate', async () => {
+    const done = await h.service.update('TaskNotes/Tasks/Beta.md', { status: 'Done' });
+    assert.equal(done.status, 'done');
+    assert.equal(done.completedDate, '2026-01-15');
+    assert.deepEqual(names(h), ['task.completed']);
+    const reopened = await h.service.toggleStatus('TaskNotes/Tasks/Beta.md');
+    assert.equal(reopened.status, 'open');
+    assert.equal(reopened.completedDate, undefined);
+    const again = await h.service.toggleStatus('TaskNotes/Tasks/Beta.md');
+    assert.equal(again.status, 'done');
+    assert.deepEqual(names(h), ['task.completed', 'task.updated', 'task.completed']);
+    // A completed blocker no longer blocks.
+    assert.equal(h.service.find('TaskNotes/Tasks/Alpha.md')?.isBlocked, false);
+  });
+
+  it('renames on a title change and keeps a title that differs from the filename', async () => {
+    const renamed = await h.service.update('TaskNotes/Tasks/Alpha.md', { title: 'What? Now' });
+    assert.equal(renamed.id, 'TaskNotes/Tasks/What Now.md');
+    assert.equal(renamed.title, 'What? Now');
+    const text = await readFile(path.join(h.vault, 'TaskNotes/Tasks/What Now.md'), 'utf8');
+    assert.match(text, /title: What\? Now/);
+    await assert.rejects(readFile(path.join(h.vault, 'TaskNotes/Tasks/Alpha.md')));
+    // An unrelated PUT keeps that title key.
+    await h.service.update(renamed.id, { priority: 'low' });
+    assert.equal(h.service.find(renamed.id)?.title, 'What? Now');
+    const plain = await h.service.update(renamed.id, { title: 'Gamma' });
+    assert.equal(plain.path, 'TaskNotes/Tasks/Gamma.md');
+    assert.doesNotMatch(await readFile(path.join(h.vault, plain.path), 'utf8'), /title:/);
+  });
+
+  it('archive toggles the tag and emits only archived/unarchived', async () => {
+    const archived = await h.service.toggleArchive('TaskNotes/Tasks/Beta.md');
+    assert.equal(archived.archived, true);
+    assert.deepEqual(archived.tags, ['task', 'archived']);
+    const back = await h.service.toggleArchive('TaskNotes/Tasks/Beta.md');
+    assert.equal(back.archived, false);
+    assert.deepEqual(names(h), ['task.archived', 'task.unarchived']);
+  });
+
+  it('edit maps draft fields, passes raw keys, removes undefined ones, and can be silent', async () => {
+    const { before, after } = await h.service.edit('TaskNotes/Tasks/Alpha.md', (d) => {
+      d.timeEntries = [{ startTime: '2026-01-15T08:00:00Z', endTime: '2026-01-15T09:00:00Z' }];
+      d.custom_key = undefined;
+      d.rawKey = 'x';
+      d.details = 'New body';
+    });
+    assert.equal(before.totalTrackedTime, 0);
+    assert.equal(after.totalTrackedTime, 60);
+    const text = await readFile(path.join(h.vault, 'TaskNotes/Tasks/Alpha.md'), 'utf8');
+    assert.match(text, /rawKey: x/);
+    assert.doesNotMatch(text, /custom_key/);
+    assert.match(text, /\n---\n\nNew body\n$/);
+    await h.service.edit('TaskNotes/Tasks/Alpha.md', (d) => void (d.priority = 'high'), { silent: true });
+    assert.deepEqual(names(h), ['task.updated']);
+    const noop = await h.service.edit('TaskNotes/Tasks/Alpha.md', () => {});
+    assert.equal(noop.after, noop.before);
+    assert.deepEqual(names(h), ['task.updated']);
+  });
+
+  it('delete moves the note to .trash and emits task.deleted', async () => {
+    await h.service.delete('TaskNotes/Tasks/Beta.md');
+    assert.equal(h.service.find('TaskNotes/Tasks/Beta.md'), undefined);
+    assert.match(await readFile(path.join(h.vault, '.trash/Beta.md'), 'utf8'), /in-progress/);
+    assert.deepEqual(names(h), ['task.deleted']);
+    await assert.rejects(h.service.delete('TaskNotes/Tasks/Beta.md'), /Task not found/);
+  });
+
+  it('concurrent creates with one title get distinct files', async () => {
+    const tasks = await Promise.all(Array.from({ length: 5 }, () => h.service.create({ title: 'Same' })));
+    assert.deepEqual(tasks.map((t) => t.path).sort(), [
+      'TaskNotes/Tasks/Same-2.md',
+      'TaskNotes/Tasks/Same-3.md',
+      'TaskNotes/Tasks/Same-4.md',
+      'TaskNotes/Tasks/Same-5.md',
+      'TaskNotes/Tasks/Same.md',
+    ]);
+    assert.equal(h.service.list().filter((t) => t.title === 'Same').length, 5);
+  });
+
+  it('edit writes empty lists as given (only undefined or null removes a key)', async () => {
+    await h.service.edit('TaskNotes/Tasks/Alpha.md', (d) => {
+      d.skipped_instances = [];
+      d.due = null;
+    });
+    const text = await readFile(path.join(h.vault, 'TaskNotes/Tasks/Alpha.md'), 'utf8');
+    assert.match(text, /skipped_instances: \[\]/);
+    assert.doesNotMatch(text, /due:/);
+  });
+
+  it('50 concurrent edits of one task lose no update', async () => {
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        h.service.edit('TaskNotes/Tasks/Alpha.md', (d) => {
+          d.contexts = [...(d.contexts as string[]), `@c${i}`];
+        }),
+      ),
+    );
+    const task = await h.service.get('TaskNotes/Tasks/Alpha.md');
+    assert.equal(task.contexts.length, 50);
+    assert.equal(task.details, 'Alpha body');
+  });
+
+  it('picks up external create, change, completion, rename and delete within a second', async () => {
+    const dir = path.join(h.vault, 'TaskNotes/Tasks');
+    await writeFile(path.join(dir, 'Ext.md'), '---\ntags: [task]\nstatus: open\n---\n');
+    await waitFor(() => h.service.find('TaskNotes/Tasks/Ext.md') !== undefined);
+    await writeFile(path.join(dir, 'Ext.md'), '---\ntags: [task]\nstatus: open\npriority: high\n---\n');
+    await waitFor(() => h.service.find('TaskNotes/Tasks/Ext.md')?.priority === 'high');
+    await writeFile(path.join(dir, 'Ext.md'), '---\ntags: [task]\nstatus: done\npriority: high\n---\n');
+    await waitFor(() => names(h).includes('task.completed'));
+    await rename(path.join(dir, 'Ext.md'), path.join(dir, 'Moved.md'));
+    await waitFor(
+      () =>
+        h.service.find('TaskNotes/Tasks/Moved.md') !== undefined && !h.service.find('TaskNotes/Tasks/Ext.md'),
+    );
+    await rm(path.join(dir, 'Moved.md'));
+    await waitFor(() => h.service.find('TaskNotes/Tasks/Moved.md') === undefined);
+    await waitFor(() => names(h).filter((n) => n === 'task.deleted').length === 2);
+    assert.deepEqual(names(h).slice(0, 3), ['task.created', 'task.updated', 'task.completed']);
+    assert.deepEqual(names(h).slice(3).sort(), ['task.created', 'task.deleted', 'task.deleted']);
+  });
+
+  it('does not report its own writes as external edits', async () => {
+    await h.service.update('TaskNotes/Tasks/Alpha.md', { priority: 'high' });
+    await h.service.create({ title: 'Own' });
+    await h.service.delete('TaskNotes/Tasks/Beta.md');
+    await sleep(400);
+    assert.deepEqual(names(h), ['task.updated', 'task.created', 'task.deleted']);
+  });
+
+  it('an external edit not yet seen by the watcher is reconciled before a write', async () => {
+    const file = path.join(h.vault, 'TaskNotes/Tasks/Beta.md');
+    await writeFile(file, '---\nstatus: in-progress\npriority: high\ntags: [task]\n---\n');
+    const after = await h.service.update('TaskNotes/Tasks/Beta.md', { status: 'open' });
+    assert.equal(after.priority, 'high');
+    await sleep(300);
+    assert.deepEqual(names(h), ['task.updated', 'task.updated']);
+  });
+
+  it('reloads the plugin data.json when it changes', async () => {
+    await mkdir(path.join(h.vault, '.obsidian/plugins/tasknotes'), { recursive: true });
+    await writeFile(
+      path.join(h.vault, '.obsidian/plugins/tasknotes/data.json'),
+      JSON.stringify({ taskTag: 'todo', fieldMapping: { due: 'deadline' } }),
+    );
+    await waitFor(() => h.service.settings().taskTag === 'todo' && h.service.list().length === 0, 2000);
+    assert.equal(h.service.settings().fieldMapping.due, 'deadline');
+  });
+});
+
+describe('TaskService settings from data.json', () => {
+  it('uses the plugin settings present at start (excluded folders, mapping, statuses)', async () => {
+    const h2 = await open({
+      '.obsidian/plugins/tasknotes/data.json': JSON.stringify({
+        excludedFolders: 'Templates',
+        fieldMapping: { due: 'deadline' },
+        customStatuses: [{ value: 'todo' }, { value: 'closed', isCompleted: true }],
+        defaultTaskStatus: 'todo',
+      }),
+      'Templates/t.md': '---\ntags: [task]\n---\n',
+      'T.md': '---\ntags: [task]\ndeadline: 2025-05-05\n---\n',
+    });
+    try {
+      const [task] = h2.service.list();
+      assert.equal(h2.service.list().length, 1);
+      assert.equal(task!.due, '2025-05-05');
+      assert.equal(task!.status, 'todo');
+      const toggled = await h2.service.toggleStatus('T.md');
+      assert.equal(toggled.status, 'closed');
+      assert.equal(h2.service.isCompletedStatus('closed'), true);
+    } finally {
+      await h2.cleanup();
+    }
+  });
+
+  it('updates user fields through customProperties or top-level keys and adds DTSTART to a new rule', async () => {
+    const h3 = await open({
+      '.obsidian/plugins/tasknotes/data.json': JSON.stringify({
+        userFields: [{ id: 'effort', displayName: 'Effort', key: 'effort', type: 'number' }],
+      }),
+      'U.md': '---\ntags: [task]\neffort: 1\nscheduled: 2026-02-03\n---\n',
+    });
+    try {
+      const a = await h3.service.update('U.md', { customProperties: { effort: 2, other: 1 } });
+      assert.deepEqual([effortOf(a), a.customProperties], [2, { effort: 2 }]);
+      const b = await h3.service.update('U.md', { effort: 3, customProperties: { effort: 9 } });
+      assert.equal(effortOf(b), 3);
+      const c = await h3.service.update('U.md', { recurrence: 'FREQ=WEEKLY', effort: null });
+      assert.equal(c.recurrence, 'DTSTART:20260203;FREQ=WEEKLY');
+      assert.equal(effortOf(c), undefined);
+      assert.doesNotMatch(await readFile(path.join(h3.vault, 'U.md'), 'utf8'), /other|effort/);
+    } finally {
+      await h3.cleanup();
+    }
+  });
+});
