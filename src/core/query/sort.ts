@@ -1,0 +1,136 @@
+/**
+ * Sorting of query results (reference tasks.md §2.10 "Sorting"). Keys are computed once per task
+ * (decorate-sort-undecorate), so a 10,000-task sort parses each date once rather than on every
+ * comparison. Ties go through a fixed chain that the direction does not affect: due, scheduled,
+ * priority (higher weight first), title; the primary key is skipped in that chain.
+ */
+import type { TaskInfo } from '../tasks/task-info.js';
+import type { QueryContext } from './context.js';
+import { parseDate } from './dates.js';
+import { USER_PREFIX, rawUserValue, userValue } from './properties.js';
+import type { QueryOptions } from './types.js';
+
+/** Text prepared for comparison once per task rather than once per comparison. */
+interface TextKey {
+  text: string;
+  lower: string;
+  /** Lower-cased text of only a-z, 0-9 and spaces. */
+  simple: boolean;
+}
+
+/** Sort key of one task: undefined means "no value" and sorts after every value in ascending order. */
+type Key = number | TextKey | undefined;
+
+export const collator = new Intl.Collator();
+
+const SIMPLE_RE = /^[a-z0-9 ]*$/;
+
+function textKey(text: string | undefined): TextKey | undefined {
+  if (text === undefined) return undefined;
+  const lower = text.toLowerCase();
+  return { text, lower, simple: SIMPLE_RE.test(lower) };
+}
+
+/**
+ * Locale order (localeCompare, as the reference) at a fraction of its cost: for text made of
+ * letters, digits and spaces only, the default collation's primary order is the code-unit order
+ * of the lower-cased text (space < digits < letters), so the collator is needed only for other
+ * text and for texts that differ in case alone. Sorting 10,000 tasks by due date falls through to
+ * the title tie-break very often, which made the collator the main cost of a large query.
+ */
+function compareText(a: TextKey, b: TextKey): number {
+  if (a.simple && b.simple && a.lower !== b.lower) return a.lower < b.lower ? -1 : 1;
+  return collator.compare(a.text, b.text);
+}
+
+/**
+ * One comparison for every key kind: numbers numerically, text by compareText, and a missing
+ * value after any value. A single function keeps the sort's hot path monomorphic.
+ */
+function compareKeys(a: Key, b: Key): number {
+  if (a === b) return 0;
+  if (a === undefined) return 1;
+  if (b === undefined) return -1;
+  if (typeof a === 'number') return a - (b as number);
+  return compareText(a, b as TextKey);
+}
+
+const instantOf = (v: unknown): number | undefined =>
+  typeof v === 'string' ? parseDate(v)?.instant : undefined;
+
+type KeyOf = (task: TaskInfo) => Key;
+
+/** The key of a sort key name; an unknown name gives no key, so it compares equal. */
+function keyOf(sortKey: string, ctx: QueryContext): KeyOf {
+  switch (sortKey) {
+    case 'due':
+    case 'scheduled':
+    case 'dateCreated':
+    case 'dateModified':
+    case 'completedDate':
+      return (t) => instantOf(t[sortKey]);
+    case 'priority':
+      return (t) => ctx.priorityWeight(t.priority) ?? 0;
+    case 'status':
+      return (t) => ctx.statusOrder(t.status);
+    case 'title':
+      return (t) => textKey(t.title);
+    case 'tags':
+      return (t) => textKey(t.tags[0]?.toLowerCase());
+  }
+  const field = sortKey.startsWith(USER_PREFIX)
+    ? ctx.userField(sortKey.slice(USER_PREFIX.length))
+    : undefined;
+  if (!field) return () => undefined;
+  const value = (t: TaskInfo): unknown => userValue(rawUserValue(t, field), field.type);
+  switch (field.type) {
+    case 'number':
+      return (t) => finiteOrUndefined(value(t));
+    case 'boolean':
+      // true, then false, then missing.
+      return (t) => (rawUserValue(t, field) == null ? undefined : value(t) ? 0 : 1);
+    case 'date':
+      return (t) => instantOf(value(t));
+    case 'list':
+      return (t) => textKey((value(t) as string[] | undefined)?.[0]);
+    case 'text': {
+      const text = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
+      return (t) => textKey(text(value(t)));
+    }
+  }
+}
+
+const finiteOrUndefined = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+
+/** Sorts a copy of `tasks` by the query options. */
+export function sortTasks(tasks: readonly TaskInfo[], options: QueryOptions, ctx: QueryContext): TaskInfo[] {
+  const primary = keyOf(options.sortKey, ctx);
+  const sign = options.sortDirection === 'desc' ? -1 : 1;
+  // The tie chain always has four keys: an unused slot (the primary key's own) has no key.
+  const tie = (name: string): KeyOf => (name === options.sortKey ? () => undefined : keyOf(name, ctx));
+  const [due, scheduled, priority, title] = ['due', 'scheduled', 'priority', 'title'].map(tie) as [
+    KeyOf,
+    KeyOf,
+    KeyOf,
+    KeyOf,
+  ];
+  const rows = tasks.map((task) => ({
+    task,
+    p: primary(task),
+    due: due(task),
+    scheduled: scheduled(task),
+    priority: priority(task),
+    title: title(task),
+  }));
+  rows.sort(
+    (a, b) =>
+      sign * compareKeys(a.p, b.p) ||
+      compareKeys(a.due, b.due) ||
+      compareKeys(a.scheduled, b.scheduled) ||
+      // Priority breaks ties with the higher weight first.
+      compareKeys(b.priority, a.priority) ||
+      compareKeys(a.title, b.title),
+  );
+  return rows.map((r) => r.task);
+}

@@ -1,0 +1,73 @@
+/**
+ * Read-only task queries: `POST /api/tasks/query` (FilterQuery), `GET /api/filter-options` and
+ * `GET /api/stats` (reference tasks.md §2.10–§2.12). The engine lives in core/query; these
+ * handlers only bind it to the live index and the clock.
+ */
+import { filterOptions } from '../../core/query/filter-options.js';
+import { runQuery } from '../../core/query/run-query.js';
+import {
+  FilterOptionsSchema,
+  FilterQuerySchema,
+  QueryResultSchema,
+  StatsSchema,
+} from '../../core/query/schema.js';
+import { taskStats } from '../../core/query/stats.js';
+import { queryEnvOf } from '../../core/query/task-source.js';
+import { okWithTasks } from '../task-json.js';
+import { defineRoute, ok, type RouteSpec } from '../route.js';
+
+const T = ['tasks'];
+
+export const taskQueryRoutes: RouteSpec[] = [
+  defineRoute({
+    method: 'POST',
+    url: '/api/tasks/query',
+    summary: 'Query tasks with a FilterQuery',
+    description:
+      'Filters every task with a tree of groups (and/or) and conditions, then sorts (`sortKey`, ' +
+      '`sortDirection`) and groups (`groupKey`) the result, which is returned flattened in group order with ' +
+      "each task once. No pagination. Relative dates and overdue use the server's local date. An invalid " +
+      'query is a 400 whose message names the problem and the node (e.g. ' +
+      '`Invalid FilterQuery at root.children[0]: unknown property "colour"`).',
+    tags: T,
+    body: FilterQuerySchema,
+    responses: { 200: QueryResultSchema },
+    handler: async ({ body }, ctx) => {
+      const result = runQuery(body, queryEnvOf(ctx.services.tasks, ctx.services.clock.now()));
+      return okWithTasks({ ...result, vault: ctx.services.vaultInfo });
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/filter-options',
+    summary: 'Values available for filters',
+    description:
+      'Configured statuses and priorities, the contexts, projects, tags and folders found in tasks, and the ' +
+      'user fields usable as `user:<fieldId>` FilterQuery properties with their operators.',
+    tags: T,
+    responses: { 200: FilterOptionsSchema },
+    handler: async (_input, ctx) => {
+      const tasks = ctx.services.tasks;
+      const settings = tasks.settings();
+      return ok(
+        filterOptions(tasks.list(), {
+          statuses: settings.customStatuses,
+          priorities: settings.customPriorities,
+          userFields: settings.userFields,
+        }),
+      );
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/stats',
+    summary: 'Task statistics',
+    description: 'Counts over every task. `overdue` uses the local date and time.',
+    tags: T,
+    responses: { 200: StatsSchema },
+    handler: async (_input, ctx) => {
+      const tasks = ctx.services.tasks;
+      return ok(taskStats(tasks.list(), (s) => tasks.isCompletedStatus(s), ctx.services.clock.now()));
+    },
+  }),
+];

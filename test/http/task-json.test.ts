@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { okWithTasks, taskJson, taskListJson } from '../../src/http/task-json.js';
+import { task } from '../core/query/fixtures.js';
+
+describe('task JSON cache', () => {
+  it('produces exactly JSON.stringify output', () => {
+    const tasks = [
+      Object.freeze(task('a.md', { due: '2026-01-01', title: 'Quote "me" \\ ✓' })),
+      task('b.md'),
+    ];
+    assert.equal(taskListJson(tasks), JSON.stringify(tasks));
+    assert.equal(taskListJson([]), '[]');
+  });
+
+  it('never reuses the text of an object that can still change', () => {
+    const mutable = task('m.md');
+    taskJson(mutable);
+    mutable.title = 'Changed';
+    assert.match(taskJson(mutable), /"title":"Changed"/);
+  });
+});
+
+describe('okWithTasks', () => {
+  it('writes exactly the success envelope JSON.stringify would', () => {
+    const data = {
+      tasks: [Object.freeze(task('a.md')), task('b.md', { due: '2026-01-01' })],
+      pagination: { total: 2, offset: 0, limit: 50, hasMore: false },
+      skipped: undefined,
+      vault: { name: 'v', path: '/v' },
+    };
+    const result = okWithTasks(data);
+    assert.equal(result.status, 200);
+    assert.equal(result.contentType, 'application/json');
+    assert.equal(result.body, JSON.stringify({ success: true, data }));
+  });
+});
