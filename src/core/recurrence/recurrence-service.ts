@@ -1,0 +1,313 @@
+/**
+ * The recurring-task commands: complete an instance (reference §2.8), materialize an occurrence
+ * note (§2.9), skip and unskip an instance (SPEC §4), and the parent reconciliation that follows
+ * when an occurrence note is completed or reopened by any path (API, PUT, another program).
+ *
+ * Parent writes made here are silent edits (no task.updated): their meaning is carried by the
+ * recurring.* events this service emits, as in the reference, and a silent write cannot feed
+ * back into the listeners below.
+ */
+import type { Clock } from '../clock.js';
+import { invalid, notFound } from '../errors.js';
+import type { EventBus } from '../events/bus.js';
+import type { Logger } from '../logger.js';
+import { KeyedLock } from '../vault/keyed-lock.js';
+import { filenameSafeTitle } from '../tasks/filename.js';
+import type { TaskInfo } from '../tasks/task-info.js';
+import type { TaskService } from '../tasks/task-service.js';
+import { dayOf, dayToDate, localDay, maxDay } from './day.js';
+import { requestedInstant, requiredDay } from './instance-date.js';
+import { changeInstance, owningDay, type InstanceChange } from './instance-change.js';
+import type { InstanceAction } from './instances.js';
+import { isOccurrenceNote, linksTo, parentLinkText, planOccurrence } from './occurrence-note.js';
+import { renderOccurrenceName } from './occurrence-filename.js';
+import { isRecurring, recurringState, type RecurringTask } from './recurring-task.js';
+import { RecurrenceSyntaxError } from './rule.js';
+import { Series } from './series.js';
+
+export const NOT_RECURRING = 'Task is not recurring';
+export const TASK_NOT_FOUND = 'Task not found';
+
+export interface RecurrenceServiceDeps {
+  tasks: TaskService;
+  events: EventBus;
+  clock: Clock;
+  log: Logger;
+}
+
+/** A bad rule is the client's problem (400), not a server error. */
+function asDomainError(err: unknown): unknown {
+  return err instanceof RecurrenceSyntaxError ? invalid(`Invalid recurrence: ${err.message}`) : err;
+}
+
+export class RecurrenceService {
+  /** Reconciliations started by bus listeners; commands await them before answering. */
+  private readonly pending = new Set<Promise<void>>();
+  /** One materialization per (parent, day) at a time, so "idempotent" holds under concurrency. */
+  private readonly materializeLock = new KeyedLock();
+
+  constructor(private readonly deps: RecurrenceServiceDeps) {}
+
+  // ---- commands -------------------------------------------------------------------------------
+
+  /** Toggles one instance; returns the updated parent, or the occurrence note when one is used. */
+  async completeInstance(id: string, date?: string): Promise<TaskInfo> {
+    const parent = this.recurringTask(id);
+    const requested = date === undefined ? this.defaultInstant(parent) : requestedInstant(date);
+
+    const existing = this.findOccurrence(parent, requested.day);
+    if (existing) return this.toggleOccurrence(existing);
+    if (
+      parent.occurrence_materialization === 'on_completion' &&
+      !(parent.complete_instances ?? []).includes(requested.day)
+    ) {
+      const { task } = await this.materializeOccurrence(parent.path, requested.day);
+      return this.toggleOccurrence(task);
+    }
+
+    let completed = false;
+    let instance = requested.day;
+    const { after } = await this.editInstances(parent.path, (state) => {
+      instance = owningDay(state, requested.day);
+      completed = !state.complete.includes(instance);
+      return { day: instance, action: completed ? 'complete' : 'uncomplete' };
+    });
+    if (completed) {
+      this.deps.events.emit('recurring.instance.completed', {
+        task: after,
+        date: instance,
+        targetDate: requested.targetDate,
+      });
+    }
+    return after;
+  }
+
+  /** Creates the occurrence note of `date`, or returns the existing one unchanged. */
+  async materializeOccurrence(
+    id: string,
+    date: string | undefined,
+  ): Promise<{ task: TaskInfo; created: boolean }> {
+    const day = requiredDay(date);
+    const parent = this.recurringTask(id);
+    return this.materializeLock.run(`${parent.path}\n${day}`, async () => {
+      const existing = this.findOccurrence(parent, day);
+      if (existing) return { task: existing, created: false };
+      if (!this.series(parent).occursOn(day)) {
+        this.deps.log.warn(
+          { task: parent.path, date: day },
+          'materializing a day the rule does not generate',
+        );
+      }
+      const settings = this.deps.tasks.settings();
+      const plan = planOccurrence(parent, day, {
+        defaultStatus: settings.defaultTaskStatus,
+        parentLink: parentLinkText(
+          parent.path,
+          this.deps.tasks.list().map((t) => t.path),
+        ),
+      });
+      const template = this.occurrenceTemplate(parent, settings.occurrenceFilenameTemplate);
+      const rendered = template ? renderOccurrenceName(template, parent, day).trim() : '';
+      // An empty rendering falls back to the configured filename (the parent's title by default).
+      const options = rendered === '' ? {} : { baseName: filenameSafeTitle(rendered) };
+      const task = await this.deps.tasks.create({ ...plan }, options);
+      return { task, created: true };
+    });
+  }
+
+  /** Skips one instance; returns the updated parent. */
+  async skipInstance(id: string, date: string | undefined): Promise<TaskInfo> {
+    const day = requiredDay(date);
+    const parent = this.recurringTask(id);
+    const occurrence = this.findOccurrence(parent, day);
+    const { after } = await this.editInstances(parent.path, () => ({ day, action: 'skip' }));
+    if (occurrence) {
+      // Rule 3: the occurrence note is reconciled and no skip event is emitted.
+      await this.setOccurrenceSkipped(occurrence, true);
+      await this.materializeNextIfDue(after, 'skip');
+    } else {
+      this.deps.events.emit('recurring.instance.skipped', { task: after, date: day });
+    }
+    return after;
+  }
+
+  /** Undoes a skip; returns the updated parent. No event exists for this. */
+  async unskipInstance(id: string, date: string | undefined): Promise<TaskInfo> {
+    const day = requiredDay(date);
+    const parent = this.recurringTask(id);
+    const { after } = await this.editInstances(parent.path, () => ({ day, action: 'unskip' }));
+    const occurrence = this.findOccurrence(parent, day);
+    if (occurrence) await this.setOccurrenceSkipped(occurrence, false);
+    return after;
+  }
+
+  // ---- reconciliation of occurrence notes (called from bus listeners) -------------------------
+
+  /** An occurrence note moved into a completed status: complete its instance on the parent. */
+  async occurrenceCompleted(occurrence: TaskInfo): Promise<void> {
+    const parent = this.parentOf(occurrence);
+    const day = dayOf(occurrence.occurrence_date);
+    if (!parent || !day) return;
+    const { after } = await this.editInstances(parent.path, () => ({ day, action: 'complete' }));
+    this.deps.events.emit('recurring.instance.completed', {
+      task: after,
+      occurrence: this.deps.tasks.find(occurrence.path) ?? occurrence,
+      date: day,
+    });
+    await this.materializeNextIfDue(after, 'completion');
+  }
+
+  /** An occurrence note left its completed status: its instance is open again on the parent. */
+  async occurrenceReopened(occurrence: TaskInfo): Promise<void> {
+    const parent = this.parentOf(occurrence);
+    const day = dayOf(occurrence.occurrence_date);
+    // Nothing to undo when the parent does not hold the day as complete (e.g. it was skipped).
+    if (!parent || !day || !(parent.complete_instances ?? []).includes(day)) return;
+    await this.editInstances(parent.path, () => ({ day, action: 'uncomplete' }));
+  }
+
+  /** True when a materialized occurrence note exists for (parent, day). */
+  hasOccurrence(parent: TaskInfo, day: string): boolean {
+    return this.findOccurrence(parent, day) !== undefined;
+  }
+
+  /** Runs listener work in the background and remembers it until it settles. */
+  track(work: Promise<void>): void {
+    const tracked = work.catch((err: unknown) =>
+      this.deps.log.error({ err }, 'recurring reconciliation failed'),
+    );
+    this.pending.add(tracked);
+    void tracked.finally(() => this.pending.delete(tracked));
+  }
+
+  /** Resolves when no reconciliation started by a listener is still running. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  // ---- helpers --------------------------------------------------------------------------------
+
+  private recurringTask(id: string): RecurringTask {
+    const task = this.deps.tasks.find(id);
+    if (!task) throw notFound(TASK_NOT_FOUND);
+    if (!isRecurring(task)) throw invalid(NOT_RECURRING);
+    return task;
+  }
+
+  private series(task: RecurringTask): Series {
+    try {
+      return Series.of(recurringState(task));
+    } catch (err) {
+      throw asDomainError(err);
+    }
+  }
+
+  /** No date given: the scheduled day for the scheduled anchor, else today (reference §2.8). */
+  private defaultInstant(parent: RecurringTask): { day: string; targetDate: string } {
+    const scheduled = parent.recurrence_anchor !== 'completion' ? dayOf(parent.scheduled) : undefined;
+    const day = scheduled ?? localDay(this.deps.clock.now());
+    return { day, targetDate: dayToDate(day).toISOString() };
+  }
+
+  /**
+   * Applies one instance change to the parent under its note lock, from the state read there
+   * (so concurrent changes never lose each other), and advances its schedule.
+   */
+  private async editInstances(
+    path: string,
+    decide: (state: ReturnType<typeof recurringState>) => { day: string; action: InstanceAction },
+  ): Promise<{ before: TaskInfo; after: TaskInfo }> {
+    const maintainDueOffset = this.deps.tasks.settings().maintainDueDateOffsetInRecurring;
+    const today = localDay(this.deps.clock.now());
+    try {
+      return await this.deps.tasks.edit(
+        path,
+        (draft) => {
+          const task = draft as RecurringTask;
+          if (!isRecurring(task)) throw invalid(NOT_RECURRING);
+          const state = recurringState(task);
+          const { day, action } = decide(state);
+          const change: InstanceChange = changeInstance(state, day, action, {
+            floor: maxDay(day, today),
+            maintainDueOffset,
+          });
+          draft.complete_instances = change.complete;
+          draft.skipped_instances = change.skipped;
+          draft.recurrence = change.recurrence;
+          if (change.scheduled !== undefined) draft.scheduled = change.scheduled;
+          if (change.due !== undefined) draft.due = change.due;
+        },
+        { silent: true },
+      );
+    } catch (err) {
+      throw asDomainError(err);
+    }
+  }
+
+  /** Toggles an occurrence note's status; the listeners reconcile its parent before we answer. */
+  private async toggleOccurrence(occurrence: TaskInfo): Promise<TaskInfo> {
+    const toggled = await this.deps.tasks.toggleStatus(occurrence.path);
+    await this.settled();
+    return this.deps.tasks.find(toggled.path) ?? toggled;
+  }
+
+  /**
+   * A skipped occurrence takes the first status marked `isSkipped` when one is configured;
+   * otherwise it only stops counting as completed. Unskipping reverses the skipped status.
+   */
+  private async setOccurrenceSkipped(occurrence: TaskInfo, skipped: boolean): Promise<void> {
+    const settings = this.deps.tasks.settings();
+    const skippedStatus = settings.customStatuses.find((s) => s.isSkipped)?.value;
+    let status: string | undefined;
+    if (skipped) {
+      status =
+        skippedStatus ??
+        (this.deps.tasks.isCompletedStatus(occurrence.status) ? settings.defaultTaskStatus : undefined);
+    } else if (skippedStatus !== undefined && occurrence.status === skippedStatus) {
+      status = settings.defaultTaskStatus;
+    }
+    if (status === undefined || status === occurrence.status) return;
+    const next = status;
+    await this.deps.tasks.edit(occurrence.path, (draft) => {
+      draft.status = next;
+    });
+  }
+
+  /**
+   * With `occurrence_materialization: on_completion`, finishing an instance creates the note of
+   * the next open one; a skip does so only with `occurrence_next_trigger: completion_or_skip`.
+   */
+  private async materializeNextIfDue(parent: TaskInfo, trigger: 'completion' | 'skip'): Promise<void> {
+    if (parent.occurrence_materialization !== 'on_completion') return;
+    if (trigger === 'skip' && parent.occurrence_next_trigger !== 'completion_or_skip') return;
+    const next = dayOf(parent.scheduled);
+    if (next && isRecurring(parent)) await this.materializeOccurrence(parent.path, next);
+  }
+
+  private parentOf(occurrence: TaskInfo): RecurringTask | undefined {
+    if (!isOccurrenceNote(occurrence)) return undefined;
+    const parent =
+      this.deps.tasks.resolveLink(occurrence.recurrence_parent, occurrence.path) ??
+      this.deps.tasks.list().find((t) => linksTo(occurrence.recurrence_parent, t.path));
+    return parent && isRecurring(parent) ? parent : undefined;
+  }
+
+  /**
+   * The occurrence note of (parent, day): its `recurrence_parent` resolves to the parent, or, when
+   * the link resolves to nothing, names the parent's path or basename (reference §2.8).
+   */
+  private findOccurrence(parent: TaskInfo, day: string): TaskInfo | undefined {
+    return this.deps.tasks.list().find((t) => {
+      if (t.path === parent.path || !isOccurrenceNote(t) || t.occurrence_date !== day) return false;
+      const resolved = this.deps.tasks.resolveLink(t.recurrence_parent, t.path);
+      return resolved ? resolved.path === parent.path : linksTo(t.recurrence_parent, parent.path);
+    });
+  }
+
+  /** The parent's own `occurrenceFilenameTemplate` property wins over the setting (reference §1.7). */
+  private occurrenceTemplate(parent: TaskInfo, fromSettings: string): string {
+    const own = this.deps.tasks.settings().occurrenceFilenameTemplateProperty;
+    const value = own ? this.deps.tasks.frontmatter(parent.path)?.[own] : undefined;
+    return typeof value === 'string' && value.trim() !== '' ? value : fromSettings;
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * PUT adjustment (reference tasks.md §2.4): when a task's `recurrence` changes to a different
+ * rule, its scheduled and due dates move to the next open instance on or after today, due keeping
+ * its offset per `maintainDueDateOffsetInRecurring`. A rule that cannot be evaluated is rejected
+ * (tasknotes-spec §4.3.2), so nothing is written.
+ */
+import { invalid } from '../errors.js';
+import type { UpdateAdjuster } from '../tasks/task-service.js';
+import { localDay } from './day.js';
+import { recalculate } from './instance-change.js';
+import { isRecurring, recurringState } from './recurring-task.js';
+import { RecurrenceSyntaxError } from './rule.js';
+
+export const recurrenceChangeAdjuster: UpdateAdjuster = ({ before, draft, settings, now }) => {
+  const task = draft as typeof before;
+  if (!isRecurring(task) || task.recurrence === before.recurrence) return;
+  try {
+    const next = recalculate(recurringState(task), {
+      floor: localDay(now),
+      maintainDueOffset: settings.maintainDueDateOffsetInRecurring,
+    });
+    if (next.scheduled !== undefined) draft.scheduled = next.scheduled;
+    if (next.due !== undefined) draft.due = next.due;
+  } catch (err) {
+    if (err instanceof RecurrenceSyntaxError) throw invalid(`Invalid recurrence: ${err.message}`);
+    throw err;
+  }
+};
