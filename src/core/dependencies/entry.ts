@@ -1,0 +1,84 @@
+/**
+ * Dependency entries of a task's `blockedBy` list (tasknotes-spec §10.2): `{uid, reltype, gap?}`.
+ * Validation answers with the spec's issue code; uids compare by their normalized reference so
+ * `[[task-b]]`, `task-b`, `./task-b.md` and `[B](task-b.md)` are the same dependency.
+ */
+import { isIsoDuration } from '../dates/duration.js';
+import { tryParseLink } from '../links/parse.js';
+
+export const DEPENDENCY_RELTYPES = [
+  'FINISHTOSTART',
+  'STARTTOSTART',
+  'FINISHTOFINISH',
+  'STARTTOFINISH',
+] as const;
+export type DependencyReltype = (typeof DEPENDENCY_RELTYPES)[number];
+export const DEFAULT_RELTYPE: DependencyReltype = 'FINISHTOSTART';
+
+export interface DependencyEntry {
+  uid: string;
+  reltype: DependencyReltype;
+  gap?: string;
+}
+
+export type DependencyIssue =
+  | 'invalid_dependency_entry'
+  | 'invalid_dependency_reltype'
+  | 'invalid_dependency_gap'
+  | 'duplicate_dependency_uid'
+  | 'self_dependency';
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function isReltype(value: unknown): value is DependencyReltype {
+  return typeof value === 'string' && (DEPENDENCY_RELTYPES as readonly string[]).includes(value);
+}
+
+/**
+ * The canonical key of a uid reference: the target without brackets, anchor, alias, leading
+ * `./` or `/`, and `.md`. Null when the text starts like a link (`[`) but is not a well-formed
+ * one — a broken link must not silently become a plain name.
+ */
+export function normalizeDependencyUid(uid: string): string | null {
+  const text = uid.trim();
+  if (text === '') return null;
+  let target = text;
+  if (text.startsWith('[')) {
+    const link = tryParseLink(text);
+    if (!link || link.format === 'path') return null;
+    target = link.target;
+  }
+  const key = target
+    .replace(/\\/g, '/')
+    .replace(/^(?:\.\/)+/, '')
+    .replace(/^\/+/, '')
+    .replace(/\.md$/i, '');
+  return key === '' ? null : key;
+}
+
+/** The first problem with one entry, or null when valid. */
+export function dependencyEntryIssue(entry: unknown): DependencyIssue | null {
+  if (!isRecord(entry) || typeof entry.uid !== 'string' || normalizeDependencyUid(entry.uid) === null) {
+    return 'invalid_dependency_entry';
+  }
+  const reltype = typeof entry.reltype === 'string' ? entry.reltype.trim() : '';
+  if (!isReltype(reltype)) return 'invalid_dependency_reltype';
+  if (entry.gap !== undefined && !isIsoDuration(entry.gap)) return 'invalid_dependency_gap';
+  return null;
+}
+
+/** Strict validation of a task's whole list: valid entries, no self-dependency, unique uids. */
+export function dependencySetIssue(taskUid: string, entries: readonly unknown[]): DependencyIssue | null {
+  const self = normalizeDependencyUid(taskUid);
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    const issue = dependencyEntryIssue(entry);
+    if (issue) return issue;
+    const key = normalizeDependencyUid((entry as DependencyEntry).uid) as string;
+    if (key === self) return 'self_dependency';
+    if (seen.has(key)) return 'duplicate_dependency_uid';
+    seen.add(key);
+  }
+  return null;
+}

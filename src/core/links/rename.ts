@@ -1,0 +1,39 @@
+/**
+ * Rewriting link references when a note is renamed (tasknotes-spec §11.6): references that point
+ * at the old note are retargeted to the new one in their original format, keeping alias and
+ * anchor; every other reference is returned unchanged.
+ */
+import { posix } from 'node:path';
+import { tryParseLink } from './parse.js';
+
+const stripMd = (p: string): string => p.replace(/\\/g, '/').replace(/^\/+/, '').replace(/\.md$/i, '').trim();
+
+/**
+ * Does a link target (as written) name the note at `notePath`? Without the linking note's own
+ * path a relative target cannot be resolved exactly, so it matches when it is the full path, the
+ * bare note name, or a relative path ending in the note's full path (`../tasks/x.md`).
+ */
+function pointsAt(target: string, notePath: string): boolean {
+  const t = stripMd(target);
+  const note = stripMd(notePath);
+  return t === note || t === posix.basename(note) || (t.startsWith('.') && t.endsWith(`/${note}`));
+}
+
+export function updateReferenceOnRename(reference: string, oldPath: string, newPath: string): string {
+  const link = tryParseLink(reference);
+  if (!link || !pointsAt(link.target, oldPath)) return reference;
+  const anchor = link.anchor ? `#${link.anchor}` : '';
+  if (link.format === 'wikilink') {
+    // Wikilinks keep their style: a bare name stays a bare name, a folder path stays a path.
+    const newTarget = link.target.includes('/') ? stripMd(newPath) : posix.basename(stripMd(newPath));
+    return `[[${newTarget}${anchor}${link.alias ? `|${link.alias}` : ''}]]`;
+  }
+  const keepsExtension = /\.md$/i.test(link.target);
+  // Move the link's folder part by the same step the note moved (a rename in place keeps it).
+  const move = posix.relative(posix.dirname(stripMd(oldPath)), posix.dirname(stripMd(newPath)));
+  const dir = posix.normalize(posix.join(posix.dirname(link.target), move));
+  const newBase = posix.basename(stripMd(newPath)) + (keepsExtension ? '.md' : '');
+  const newTarget = dir === '.' ? newBase : `${dir}/${newBase}`;
+  if (link.format === 'markdown') return `[${link.alias ?? ''}](${newTarget}${anchor})`;
+  return newTarget;
+}
