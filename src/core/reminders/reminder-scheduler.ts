@@ -1,0 +1,200 @@
+/**
+ * Fires `reminder.triggered` when a task's reminder becomes due: one Clock timer per upcoming
+ * reminder, re-planned whenever a task changes (every task.* event, which covers API writes and
+ * edits by other programs alike). Each occurrence is handled exactly once; the bookkeeping in the
+ * data dir carries that across restarts.
+ *
+ * Catch-up rule: a reminder that is already due when it is planned (at start, after the server
+ * was down, or when an edit brings it into the past) fires at once if it is at most 15 minutes
+ * late, and is skipped (logged and recorded) otherwise, so a restart after a long outage does not
+ * flood receivers with stale reminders.
+ */
+import type { Clock, TimerHandle } from '../clock.js';
+import type { EventBus } from '../events/bus.js';
+import type { Logger } from '../logger.js';
+import type { Reminder, TaskInfo } from '../tasks/task-info.js';
+import { reminderKey, type ReminderBookkeeping } from './bookkeeping.js';
+import { reminderFireTime, reminderMessage } from './fire-time.js';
+
+export const CATCH_UP_WINDOW_MS = 15 * 60 * 1000;
+
+/** What the scheduler reads from tasks: the index, never the files. */
+export interface ReminderTaskSource {
+  list(): TaskInfo[];
+  find(taskPath: string): TaskInfo | undefined;
+}
+
+export interface ReminderSchedulerOptions {
+  clock: Clock;
+  events: EventBus;
+  log: Logger;
+  tasks: ReminderTaskSource;
+  bookkeeping: ReminderBookkeeping;
+  /** The notification channel reported in events (TaskNotes' `notificationType`). */
+  notificationType?: string;
+}
+
+interface Planned {
+  task: string;
+  reminder: Reminder;
+  fireTime: number;
+}
+
+interface Armed {
+  task: string;
+  timer: TimerHandle;
+}
+
+export class ReminderScheduler {
+  private readonly armed = new Map<string, Armed>();
+  private readonly unsubscribe: Array<() => void> = [];
+
+  constructor(private readonly options: ReminderSchedulerOptions) {}
+
+  /** Plans every task's reminders and follows task changes from then on. */
+  start(): void {
+    const { events, bookkeeping } = this.options;
+    const replan = ({ data }: { data: { task: TaskInfo } }): void => this.plan(data.task);
+    for (const name of [
+      'task.created',
+      'task.completed',
+      'task.archived',
+      'task.unarchived',
+      'recurring.instance.completed',
+      'recurring.instance.skipped',
+    ] as const) {
+      this.unsubscribe.push(events.on(name, replan));
+    }
+    this.unsubscribe.push(
+      events.on('task.updated', ({ data }) => {
+        if (data.previous.path !== data.task.path) this.moved(data.previous.path, data.task.path);
+        this.plan(data.task);
+      }),
+      events.on('task.deleted', ({ data }) => this.forgetTask(data.task.path)),
+    );
+
+    const tasks = this.options.tasks.list();
+    const present = new Set(tasks.map((t) => t.path));
+    // Records of tasks deleted while the server was down are no longer needed.
+    const gone = [...bookkeeping.tasks()].filter((t) => !present.has(t));
+    if (bookkeeping.forget(gone.flatMap((t) => bookkeeping.keysOf(t)))) this.persist();
+    for (const task of tasks) this.plan(task);
+  }
+
+  stop(): Promise<void> {
+    for (const off of this.unsubscribe.splice(0)) off();
+    for (const { timer } of this.armed.values()) timer.cancel();
+    this.armed.clear();
+    return this.options.bookkeeping.flush();
+  }
+
+  /** Upcoming reminders (for diagnostics and tests). */
+  pending(): number {
+    return this.armed.size;
+  }
+
+  private planned(task: TaskInfo): Map<string, Planned> {
+    const out = new Map<string, Planned>();
+    for (const reminder of task.reminders ?? []) {
+      if (!reminder || typeof reminder.id !== 'string') continue;
+      const fireTime = reminderFireTime(task, reminder);
+      if (fireTime === null) {
+        this.options.log.debug({ task: task.path, reminder: reminder.id }, 'reminder has no usable time');
+        continue;
+      }
+      out.set(reminderKey(task.path, reminder.id, fireTime), { task: task.path, reminder, fireTime });
+    }
+    return out;
+  }
+
+  /** Brings one task's timers and records in line with its current reminders. */
+  private plan(task: TaskInfo): void {
+    const { bookkeeping, clock } = this.options;
+    const wanted = this.planned(task);
+    for (const [key, armed] of this.armed) {
+      if (armed.task === task.path && !wanted.has(key)) {
+        armed.timer.cancel();
+        this.armed.delete(key);
+      }
+    }
+    // Records of reminders that were removed or moved; keeps the file bounded by the vault.
+    if (bookkeeping.forget(bookkeeping.keysOf(task.path).filter((k) => !wanted.has(k)))) this.persist();
+
+    const now = clock.now();
+    for (const [key, item] of wanted) {
+      if (bookkeeping.has(key) || this.armed.has(key)) continue;
+      if (item.fireTime > now) {
+        const timer = clock.setTimer(item.fireTime - now, () => this.due(key, item));
+        this.armed.set(key, { task: item.task, timer });
+      } else if (now - item.fireTime <= CATCH_UP_WINDOW_MS) {
+        this.fire(key, item);
+      } else {
+        this.options.log.info(
+          { task: item.task, reminder: item.reminder.id, dueAt: new Date(item.fireTime).toISOString() },
+          'reminder skipped: it became due more than 15 minutes ago',
+        );
+        void this.record(item, 'skipped');
+      }
+    }
+  }
+
+  private due(key: string, item: Planned): void {
+    this.armed.delete(key);
+    this.fire(key, item);
+  }
+
+  private fire(key: string, item: Planned): void {
+    if (this.options.bookkeeping.has(key)) return;
+    // The payload shows the task as it is now (the index is current; the key proves the
+    // reminder and its time are unchanged, since any change re-plans under a new key).
+    const task = this.options.tasks.find(item.task);
+    if (!task) return;
+    this.options.events.emit('reminder.triggered', {
+      task,
+      reminder: item.reminder,
+      notificationTime: new Date(item.fireTime).toISOString(),
+      message: reminderMessage(task, item.reminder),
+      notificationType: this.options.notificationType ?? 'system',
+    });
+    void this.record(item, 'fired');
+  }
+
+  private async record(item: Planned, outcome: 'fired' | 'skipped'): Promise<void> {
+    try {
+      await this.options.bookkeeping.record({
+        task: item.task,
+        reminder: item.reminder.id,
+        fireTime: new Date(item.fireTime).toISOString(),
+        outcome,
+        at: new Date(this.options.clock.now()).toISOString(),
+      });
+    } catch (err) {
+      this.options.log.error({ err }, 'could not save reminder bookkeeping');
+    }
+  }
+
+  private moved(from: string, to: string): void {
+    this.forgetTimers(from);
+    if (this.options.bookkeeping.rename(from, to)) this.persist();
+  }
+
+  private forgetTask(taskPath: string): void {
+    this.forgetTimers(taskPath);
+    const { bookkeeping } = this.options;
+    if (bookkeeping.forget(bookkeeping.keysOf(taskPath))) this.persist();
+  }
+
+  private forgetTimers(taskPath: string): void {
+    for (const [key, armed] of this.armed) {
+      if (armed.task !== taskPath) continue;
+      armed.timer.cancel();
+      this.armed.delete(key);
+    }
+  }
+
+  private persist(): void {
+    this.options.bookkeeping.save().catch((err: unknown) => {
+      this.options.log.error({ err }, 'could not save reminder bookkeeping');
+    });
+  }
+}

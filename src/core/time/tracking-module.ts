@@ -1,0 +1,70 @@
+/**
+ * Wires time tracking, the pomodoro and the reminder scheduler onto the task service, the bus and
+ * the data dir. They are built together because the pomodoro drives time tracking on its task.
+ *
+ * Construction loads state without side effects; `activate()` (once every event subscriber, such
+ * as the webhook engine, is wired) completes a pomodoro that ran out while the server was down,
+ * arms the timers and fires reminders that became due during the downtime.
+ */
+import type { Clock } from '../clock.js';
+import type { EventBus } from '../events/bus.js';
+import type { Logger } from '../logger.js';
+import { DEFAULT_POMODORO_SETTINGS } from '../pomodoro/model.js';
+import { PomodoroService } from '../pomodoro/pomodoro-service.js';
+import { ReminderBookkeeping } from '../reminders/bookkeeping.js';
+import { ReminderScheduler } from '../reminders/reminder-scheduler.js';
+import type { TaskService } from '../tasks/task-service.js';
+import { TimeService } from './time-service.js';
+
+export interface TrackingModule {
+  time: TimeService;
+  pomodoro: PomodoroService;
+  reminders: ReminderScheduler;
+  activate(): Promise<void>;
+  /** Cancels every timer and persists pomodoro state and reminder bookkeeping. */
+  stop(): Promise<void>;
+}
+
+export async function createTracking(deps: {
+  tasks: TaskService;
+  events: EventBus;
+  clock: Clock;
+  log: Logger;
+  dataDir: string;
+}): Promise<TrackingModule> {
+  const { tasks, events, clock, log, dataDir } = deps;
+  const time = new TimeService(tasks, events, clock);
+  const pomodoro = await PomodoroService.open({
+    dataDir,
+    clock,
+    events,
+    log,
+    // The vault's data.json pomodoro settings are not read yet; the TaskNotes defaults apply.
+    settings: () => DEFAULT_POMODORO_SETTINGS,
+    tasks: {
+      find: (taskPath) => tasks.find(taskPath),
+      startTracking: async (taskPath) => void (await time.start(taskPath)),
+      stopTracking: async (taskPath, at) => void (await time.stop(taskPath, at)),
+    },
+  });
+  const reminders = new ReminderScheduler({
+    clock,
+    events,
+    log,
+    tasks,
+    bookkeeping: await ReminderBookkeeping.open(dataDir),
+  });
+  return {
+    time,
+    pomodoro,
+    reminders,
+    async activate() {
+      reminders.start();
+      await pomodoro.activate();
+    },
+    async stop() {
+      await pomodoro.close();
+      await reminders.stop();
+    },
+  };
+}

@@ -1,0 +1,222 @@
+/** The reminder scheduler on a manual clock: timing, once-only, re-planning, restarts, catch-up. */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { EventBus, type DomainEvent } from '../../../src/core/events/bus.js';
+import type { Logger } from '../../../src/core/logger.js';
+import { ReminderBookkeeping } from '../../../src/core/reminders/bookkeeping.js';
+import { ReminderScheduler } from '../../../src/core/reminders/reminder-scheduler.js';
+import type { TaskInfo } from '../../../src/core/tasks/task-info.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
+import { tempDir } from '../../helpers/temp.js';
+
+const START = Date.UTC(2026, 0, 15, 9, 0, 0);
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+function makeTask(path: string, extra: Partial<TaskInfo> = {}): TaskInfo {
+  return {
+    id: path,
+    path,
+    title: path.replace('.md', ''),
+    status: 'open',
+    priority: 'normal',
+    archived: false,
+    tags: [],
+    contexts: [],
+    projects: [],
+    totalTrackedTime: 0,
+    isBlocked: false,
+    isBlocking: false,
+    ...extra,
+  };
+}
+
+/** A vault index stand-in plus a bus; `change` updates a task and emits like the task service. */
+class World {
+  readonly tasks = new Map<string, TaskInfo>();
+  readonly events: DomainEvent[] = [];
+  readonly logs: string[] = [];
+  readonly bus: EventBus;
+  constructor(readonly clock: ManualClock) {
+    this.bus = new EventBus(clock, this.log);
+    this.bus.on('reminder.triggered', (e) => this.events.push(e));
+  }
+  readonly log: Logger = {
+    debug: () => {},
+    info: (_o, msg) => void this.logs.push(String(msg)),
+    warn: () => {},
+    error: (_o, msg) => void this.logs.push(`error ${String(msg)}`),
+  };
+  put(task: TaskInfo): void {
+    const previous = this.tasks.get(task.path);
+    this.tasks.set(task.path, task);
+    if (previous) this.bus.emit('task.updated', { task, previous });
+    else this.bus.emit('task.created', { task });
+  }
+  remove(taskPath: string): void {
+    const task = this.tasks.get(taskPath) as TaskInfo;
+    this.tasks.delete(taskPath);
+    this.bus.emit('task.deleted', { task });
+  }
+  async scheduler(dataDir: string): Promise<ReminderScheduler> {
+    const bookkeeping = await ReminderBookkeeping.open(dataDir);
+    const s = new ReminderScheduler({
+      clock: this.clock,
+      events: this.bus,
+      log: this.log,
+      tasks: { list: () => [...this.tasks.values()], find: (p) => this.tasks.get(p) },
+      bookkeeping,
+    });
+    s.start();
+    return s;
+  }
+  fired(): Array<{ id: string; at: number; notificationTime: string; message: string }> {
+    return this.events.map((e) => {
+      const d = e.data as { reminder: { id: string }; notificationTime: string; message: string };
+      return { id: d.reminder.id, at: e.at, notificationTime: d.notificationTime, message: d.message };
+    });
+  }
+}
+
+const absolute = (id: string, at: number) => ({ id, type: 'absolute', absoluteTime: iso(at) });
+
+describe('ReminderScheduler', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => ({ dir, cleanup } = await tempDir('reminders-')));
+  afterEach(() => cleanup());
+
+  it('fires absolute and relative reminders exactly at their time, once', async () => {
+    const world = new World(new ManualClock(START));
+    world.tasks.set('A.md', makeTask('A.md', { reminders: [absolute('abs', START + 10_000)] }));
+    world.tasks.set(
+      'B.md',
+      makeTask('B.md', {
+        due: iso(START + 3_600_000),
+        reminders: [{ id: 'rel', type: 'relative', relatedTo: 'due', offset: '-PT59M' }],
+      }),
+    );
+    const s = await world.scheduler(dir);
+    assert.equal(s.pending(), 2);
+    await world.clock.advance(9_999);
+    assert.equal(world.events.length, 0);
+    await world.clock.advance(1);
+    assert.deepEqual(world.fired(), [
+      { id: 'abs', at: START + 10_000, notificationTime: iso(START + 10_000), message: 'Reminder: A' },
+    ]);
+    await world.clock.advance(50_000);
+    assert.equal(world.fired()[1]?.id, 'rel');
+    assert.equal(world.fired()[1]?.at, START + 60_000);
+    assert.equal(world.fired()[1]?.message, 'B is due in 59 minutes');
+    const data = world.events[0]?.data as { task: TaskInfo; notificationType: string };
+    assert.equal(data.task.path, 'A.md');
+    assert.equal(data.notificationType, 'system');
+    // An unrelated edit after firing does not fire again.
+    world.put({ ...(world.tasks.get('A.md') as TaskInfo), title: 'A renamed title' });
+    await world.clock.advance(3_600_000);
+    assert.equal(world.events.length, 2);
+    await s.stop();
+  });
+
+  it('re-plans when the task is edited and forgets deleted reminders and tasks', async () => {
+    const world = new World(new ManualClock(START));
+    world.tasks.set(
+      'A.md',
+      makeTask('A.md', {
+        due: '2026-01-15T12:00:00Z',
+        reminders: [{ id: 'r', type: 'relative', relatedTo: 'due', offset: '-PT2H' }],
+      }),
+    );
+    world.tasks.set('B.md', makeTask('B.md', { reminders: [absolute('b', START + 5_000)] }));
+    world.tasks.set('C.md', makeTask('C.md', { reminders: [absolute('c', START + 5_000)] }));
+    const s = await world.scheduler(dir);
+    // Move the due date one hour earlier: the reminder now fires at 09:30Z instead of 10:00Z.
+    world.put({ ...(world.tasks.get('A.md') as TaskInfo), due: '2026-01-15T11:30:00Z' });
+    world.put({ ...(world.tasks.get('B.md') as TaskInfo), reminders: [] });
+    world.remove('C.md');
+    await world.clock.advance(2 * 3_600_000);
+    assert.deepEqual(
+      world.fired().map((f) => [f.id, iso(f.at)]),
+      [['r', '2026-01-15T09:30:00.000Z']],
+    );
+    assert.equal(s.pending(), 0);
+    await s.stop();
+  });
+
+  it('survives a restart before firing and does not re-fire after one', async () => {
+    const clock = new ManualClock(START);
+    const first = new World(clock);
+    first.tasks.set(
+      'A.md',
+      makeTask('A.md', { reminders: [absolute('early', START + 1_000), absolute('late', START + 60_000)] }),
+    );
+    const s1 = await first.scheduler(dir);
+    await clock.advance(2_000);
+    assert.equal(first.events.length, 1);
+    await s1.stop();
+    const saved = JSON.parse(await readFile(path.join(dir, 'reminders.json'), 'utf8'));
+    assert.deepEqual(
+      saved.handled.map((h: { reminder: string; outcome: string }) => [h.reminder, h.outcome]),
+      [['early', 'fired']],
+    );
+
+    await clock.advance(10_000);
+    const second = new World(clock);
+    second.tasks.set('A.md', first.tasks.get('A.md') as TaskInfo);
+    const s2 = await second.scheduler(dir);
+    assert.equal(second.events.length, 0, 'the fired one stays fired');
+    await clock.advance(48_000);
+    assert.deepEqual(
+      second.fired().map((f) => [f.id, f.at]),
+      [['late', START + 60_000]],
+    );
+    await s2.stop();
+  });
+
+  it('on start fires reminders at most 15 minutes late and skips older ones with a log line', async () => {
+    const clock = new ManualClock(START);
+    const world = new World(clock);
+    world.tasks.set(
+      'A.md',
+      makeTask('A.md', {
+        reminders: [absolute('recent', START - 15 * 60_000), absolute('stale', START - 15 * 60_000 - 1)],
+      }),
+    );
+    const s = await world.scheduler(dir);
+    assert.deepEqual(
+      world.fired().map((f) => [f.id, f.at, f.notificationTime]),
+      [['recent', START, iso(START - 900_000)]],
+    );
+    assert.ok(world.logs.some((l) => /skipped/.test(l)));
+    await s.stop();
+
+    // Neither is reconsidered on the next start.
+    const again = new World(clock);
+    again.tasks.set('A.md', world.tasks.get('A.md') as TaskInfo);
+    const s2 = await again.scheduler(dir);
+    assert.equal(again.events.length, 0);
+    assert.equal(again.logs.filter((l) => /skipped/.test(l)).length, 0);
+    await s2.stop();
+  });
+
+  it('keeps records with a renamed task and ignores reminders without a usable time', async () => {
+    const clock = new ManualClock(START);
+    const world = new World(clock);
+    const a = makeTask('A.md', {
+      reminders: [
+        absolute('x', START - 1000),
+        { id: 'bad', type: 'relative', relatedTo: 'due', offset: '-PT5M' },
+      ],
+    });
+    world.tasks.set('A.md', a);
+    const s = await world.scheduler(dir);
+    assert.equal(world.events.length, 1);
+    const moved = { ...a, id: 'Done/A.md', path: 'Done/A.md' };
+    world.tasks.delete('A.md');
+    world.tasks.set(moved.path, moved);
+    world.bus.emit('task.updated', { task: moved, previous: a });
+    assert.equal(world.events.length, 1, 'a rename is not a new reminder');
+    await s.stop();
+  });
+});
