@@ -1,20 +1,31 @@
-// Bundles the settings page (src/web) into dist/web with esbuild. Until the page exists this
-// only creates the folder, so the server's static route has a stable location.
-import { mkdirSync, existsSync } from 'node:fs';
+// Bundles the settings page (src/web) into dist/web with esbuild, at build time: the package
+// serves these files itself (no CDN), so the page works offline.
+//   dist/web/index.html            the page (served at /)
+//   dist/web/assets/main.js(.map)  the Preact app
+//   dist/web/assets/styles.css     the stylesheet
+//   dist/web/assets/favicon.svg
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { build } from 'esbuild';
 
-mkdirSync('dist/web', { recursive: true });
-if (existsSync('src/web/main.tsx')) {
-  const { build } = await import('esbuild');
-  await build({
-    entryPoints: ['src/web/main.tsx'],
-    bundle: true,
-    minify: true,
-    sourcemap: true,
-    format: 'esm',
-    target: ['es2020'],
-    outdir: 'dist/web',
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    logLevel: 'warning',
-  });
-}
+const OUT = 'dist/web';
+// Start clean so a file removed from src/web is not served from an old build.
+rmSync(OUT, { recursive: true, force: true });
+mkdirSync(`${OUT}/assets`, { recursive: true });
+
+await build({
+  entryPoints: ['src/web/main.tsx'],
+  bundle: true,
+  minify: true,
+  sourcemap: true,
+  format: 'esm',
+  target: ['es2020'],
+  outdir: `${OUT}/assets`,
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+copyFileSync('src/web/index.html', `${OUT}/index.html`);
+copyFileSync('src/web/styles.css', `${OUT}/assets/styles.css`);
+copyFileSync('src/web/favicon.svg', `${OUT}/assets/favicon.svg`);

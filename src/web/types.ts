@@ -1,0 +1,26 @@
+/** Shapes the settings backend returns; the stored shapes come from the domain's own types. */
+import type { ApiAccessStatus } from '../core/state/api-access.js';
+import type { SubscriptionStatus } from '../core/calendars/ics-subscriptions.js';
+import type { DeliveryRecord, PublicWebhook } from '../core/webhooks/types.js';
+
+export interface ApiStatus extends ApiAccessStatus {
+  host: string;
+  port: number;
+  version: string;
+  vault: { name: string; path: string };
+}
+
+/** A webhook as listed: everything but the secret. */
+export type Webhook = PublicWebhook;
+
+export interface WebhookList {
+  webhooks: Webhook[];
+  /** The 14 event names of the catalogue, in catalogue order. */
+  eventNames: string[];
+}
+
+/** A delivery log entry; the page's log leaves the payload out. */
+export type Delivery = Omit<DeliveryRecord, 'payload'>;
+
+/** A subscription with its fetch state (lastFetched, lastError). */
+export type Subscription = SubscriptionStatus;
