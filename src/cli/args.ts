@@ -30,6 +30,8 @@ Options (environment variable in brackets):
   --token TOKEN      bearer token required on every /api request        [TASKDOWN_TOKEN]
   --data-dir DIR     state folder (<vault>/.taskdown)                   [TASKDOWN_DATA_DIR]
   --log-level LEVEL  fatal|error|warn|info|debug|trace|silent (info)    [TASKDOWN_LOG_LEVEL]
+  --webhook-timeout-ms N
+                     per-attempt webhook delivery timeout (15000)       [TASKDOWN_WEBHOOK_TIMEOUT_MS]
   --create-demo      create the vault with sample tasks when it does not exist
   -h, --help         show this help
   -v, --version      show the version
@@ -54,6 +56,7 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
         token: { type: 'string' },
         'data-dir': { type: 'string' },
         'log-level': { type: 'string' },
+        'webhook-timeout-ms': { type: 'string' },
         'create-demo': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -87,6 +90,10 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
   const dataDir = dataDirArg ? path.resolve(dataDirArg) : defaultDataDir(vault);
   const logLevel = values['log-level'] ?? env.TASKDOWN_LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.has(logLevel)) throw new UsageError(`invalid log level "${logLevel}"`);
+  const timeoutText = values['webhook-timeout-ms'] ?? env.TASKDOWN_WEBHOOK_TIMEOUT_MS ?? '15000';
+  if (!/^\d+$/.test(timeoutText) || Number(timeoutText) < 100 || Number(timeoutText) > 600_000) {
+    throw new UsageError(`invalid webhook timeout "${timeoutText}" (expected 100-600000 ms)`);
+  }
 
   return {
     kind: 'serve',
@@ -98,7 +105,7 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
       port: Number(portText),
       token,
       logLevel: logLevel as ServerConfig['logLevel'],
-      webhookTimeoutMs: 15_000,
+      webhookTimeoutMs: Number(timeoutText),
     },
   };
 }

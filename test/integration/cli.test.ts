@@ -43,6 +43,7 @@ describe('taskdown CLI', () => {
       [['serve', '--vault', vault, '--port', 'eighty'], /invalid port "eighty"/],
       [['serve', '--vault', vault, '--port', '70000'], /invalid port "70000"/],
       [['serve', '--vault', vault, '--log-level', 'loud'], /invalid log level/],
+      [['serve', '--vault', vault, '--webhook-timeout-ms', '5'], /invalid webhook timeout "5"/],
     ];
     for (const [args, pattern] of cases) {
       const res = await runCli(args);
