@@ -1,11 +1,111 @@
-/** Calendar routes (reference other-routes.md §6). */
-import { notImplemented, type RouteSpec } from '../route.js';
+/** Calendar routes (reference other-routes.md §6.3). */
+import { Type } from '@sinclair/typebox';
+import { CalendarEventSchema } from '../../core/calendars/types.js';
+import { defineRoute, ok, type RouteSpec } from '../route.js';
 
 const T = ['calendars'];
+
+const ProviderCalendar = Type.Object({
+  id: Type.String(),
+  summary: Type.String(),
+  description: Type.Optional(Type.String()),
+  backgroundColor: Type.Optional(Type.String()),
+  primary: Type.Optional(Type.Boolean()),
+});
+
+const ProviderStatus = Type.Union([
+  Type.Object({ connected: Type.Literal(false) }),
+  Type.Object({
+    connected: Type.Literal(true),
+    email: Type.Union([Type.String(), Type.Null()]),
+    connectedAt: Type.Union([Type.String(), Type.Null()]),
+    calendars: Type.Array(ProviderCalendar),
+  }),
+]);
+
+const Subscription = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  type: Type.Union([Type.Literal('remote'), Type.Literal('local')]),
+  url: Type.Optional(Type.String()),
+  filePath: Type.Optional(Type.String()),
+  color: Type.String(),
+  enabled: Type.Boolean(),
+  refreshInterval: Type.Number({ description: 'Minutes' }),
+  lastFetched: Type.Union([Type.String(), Type.Null()]),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+});
+
+const Provider = Type.Union([
+  Type.Literal('google'),
+  Type.Literal('microsoft'),
+  Type.Literal('unknown'),
+  Type.Literal('ics'),
+]);
+
+const providerRoute = (id: 'google' | 'microsoft', name: string): RouteSpec =>
+  defineRoute({
+    method: 'GET',
+    url: `/api/calendars/${id}`,
+    summary: `${name} status`,
+    description: `{connected:false} until OAuth client credentials and a refresh token for ${name} are in the settings; then the account and its calendars. 503 when the provider cannot be reached.`,
+    tags: T,
+    responses: { 200: ProviderStatus },
+    handler: async (_input, ctx) => ok(await ctx.services.calendars.provider(id)),
+  });
+
 export const calendarRoutes: RouteSpec[] = [
-  notImplemented('GET', '/api/calendars', T, 'Calendar sources overview'),
-  notImplemented('GET', '/api/calendars/google', T, 'Google Calendar status'),
-  notImplemented('GET', '/api/calendars/microsoft', T, 'Microsoft Calendar status'),
-  notImplemented('GET', '/api/calendars/subscriptions', T, 'ICS subscriptions'),
-  notImplemented('GET', '/api/calendars/events', T, 'Merged calendar events in a window'),
+  defineRoute({
+    method: 'GET',
+    url: '/api/calendars',
+    summary: 'Calendar sources overview',
+    tags: T,
+    responses: {
+      200: Type.Object({
+        providers: Type.Array(
+          Type.Object({
+            id: Type.String(),
+            name: Type.String(),
+            connected: Type.Boolean(),
+            email: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+            calendarCount: Type.Optional(Type.Integer()),
+          }),
+        ),
+        subscriptions: Type.Object({ total: Type.Integer(), enabled: Type.Integer() }),
+      }),
+    },
+    handler: async (_input, ctx) => ok(await ctx.services.calendars.overview()),
+  }),
+  providerRoute('google', 'Google Calendar'),
+  providerRoute('microsoft', 'Microsoft Calendar'),
+  defineRoute({
+    method: 'GET',
+    url: '/api/calendars/subscriptions',
+    summary: 'ICS subscriptions',
+    tags: T,
+    responses: { 200: Type.Object({ subscriptions: Type.Array(Subscription) }) },
+    handler: async (_input, ctx) => ok({ subscriptions: await ctx.services.calendars.listSubscriptions() }),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/calendars/events',
+    summary: 'Merged calendar events in a window',
+    description:
+      'Events of the connected providers and the enabled ICS subscriptions, sorted by start. An event is left out when it ends before `start` or starts after `end`; an unparsable bound is ignored. A feed that cannot be fetched contributes nothing and reports `lastError` in /api/calendars/subscriptions.',
+    tags: T,
+    querystring: Type.Object({
+      start: Type.Optional(Type.String({ description: 'Window start (any Date-parsable value)' })),
+      end: Type.Optional(Type.String({ description: 'Window end (any Date-parsable value)' })),
+    }),
+    responses: {
+      200: Type.Object({
+        events: Type.Array(Type.Intersect([CalendarEventSchema, Type.Object({ provider: Provider })])),
+        total: Type.Integer(),
+        sources: Type.Record(Type.String(), Type.Integer(), {
+          description: 'Event count per provider with at least one event',
+        }),
+      }),
+    },
+    handler: async ({ query }, ctx) => ok(await ctx.services.calendars.events(query)),
+  }),
 ];

@@ -1,0 +1,67 @@
+/**
+ * POST /api/bases/default-files/update (reference other-routes.md §7): writes every configured
+ * default `.base` file from the current settings, overwriting existing files. Paths are reported
+ * exactly as configured; a write failure ends the run with the lists so far. Writes are atomic and stay inside the vault: a path that escapes it or
+ * points into `.obsidian/` or the data dir is skipped, never written.
+ */
+import { promises as fs } from 'node:fs';
+import type { Logger } from '../logger.js';
+import { writeFileAtomic } from '../vault/atomic-write.js';
+import { resolveVaultPath, type VaultPathPolicy } from '../vault/paths.js';
+import type { BasesSettings } from './bases-settings.js';
+import { renderBaseTemplate } from './base-templates.js';
+
+export interface DefaultFilesResult {
+  created: string[];
+  updated: string[];
+  skipped: string[];
+}
+
+export interface BasesServiceDeps {
+  vault: VaultPathPolicy;
+  log: Logger;
+  settings: () => Promise<BasesSettings>;
+}
+
+export class BasesService {
+  constructor(private readonly deps: BasesServiceDeps) {}
+
+  async updateDefaultFiles(): Promise<DefaultFilesResult> {
+    const settings = await this.deps.settings();
+    const result: DefaultFilesResult = { created: [], updated: [], skipped: [] };
+    for (const [command, configured] of Object.entries(settings.commandFileMapping)) {
+      if (configured.trim() === '') continue;
+      const content = renderBaseTemplate(command, settings);
+      if (content === undefined) {
+        result.skipped.push(configured);
+        continue;
+      }
+      let abs: string;
+      try {
+        abs = resolveVaultPath(this.deps.vault, configured.trim(), 'base file').abs;
+      } catch (err) {
+        this.deps.log.warn(
+          { path: configured, error: (err as Error).message },
+          'default base file path refused',
+        );
+        result.skipped.push(configured);
+        continue;
+      }
+      const existing = await fs.stat(abs).catch(() => undefined);
+      if (existing && !existing.isFile()) {
+        this.deps.log.warn({ path: configured }, 'default base file path exists and is not a file');
+        result.skipped.push(configured);
+        continue;
+      }
+      try {
+        await writeFileAtomic(abs, content, { mkdir: true });
+      } catch (err) {
+        // As the reference: stop at the first write failure and report what was done so far.
+        this.deps.log.error({ err, path: configured }, 'writing default base file failed');
+        break;
+      }
+      (existing ? result.updated : result.created).push(configured);
+    }
+    return result;
+  }
+}

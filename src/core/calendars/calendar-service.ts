@@ -1,0 +1,183 @@
+/**
+ * The calendars capability: ICS subscriptions plus the Google and Microsoft providers, behind the
+ * five calendar routes and the settings page. Providers are "connected" when settings hold OAuth
+ * client credentials and a refresh token for them.
+ */
+import path from 'node:path';
+import type { Clock } from '../clock.js';
+import { DomainError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { SettingsStore } from '../state/settings.js';
+import type { VaultPathPolicy } from '../vault/paths.js';
+import { GoogleCalendarClient } from './google.js';
+import { IcsSubscriptions, type SubscriptionStatus } from './ics-subscriptions.js';
+import { mergeEvents, type MergedEvents } from './merge.js';
+import { MicrosoftCalendarClient } from './microsoft.js';
+import { SubscriptionCache } from './subscription-cache.js';
+import type {
+  CalendarEvent,
+  CalendarProviderClient,
+  ProviderConfig,
+  ProviderId,
+  ProviderStatus,
+} from './types.js';
+
+export interface CalendarServiceDeps {
+  settings: SettingsStore;
+  clock: Clock;
+  log: Logger;
+  vault: VaultPathPolicy;
+  dataDir: string;
+  /** Per-request timeout for feeds and provider APIs. */
+  timeoutMs?: number;
+}
+
+export interface ProviderSummary {
+  id: ProviderId;
+  name: string;
+  connected: boolean;
+  email?: string | null;
+  calendarCount?: number;
+}
+
+export interface CalendarsOverview {
+  providers: ProviderSummary[];
+  subscriptions: { total: number; enabled: number };
+}
+
+export interface EventsQuery {
+  start?: string;
+  end?: string;
+}
+
+/** Provider window when the request gives none: a month back, a year ahead (the ICS horizon). */
+const DEFAULT_PAST_MS = 30 * 86_400_000;
+const DEFAULT_FUTURE_MS = 365 * 86_400_000;
+
+const parseBound = (value: string | undefined): Date | undefined =>
+  value === undefined ? undefined : new Date(value);
+const valid = (d: Date | undefined): d is Date => d !== undefined && !Number.isNaN(d.getTime());
+
+export class CalendarService {
+  private readonly ics: IcsSubscriptions;
+  private readonly providers: CalendarProviderClient[];
+
+  constructor(private readonly deps: CalendarServiceDeps) {
+    const timeoutMs = deps.timeoutMs ?? 15_000;
+    this.ics = new IcsSubscriptions({
+      settings: deps.settings,
+      cache: new SubscriptionCache(path.join(deps.dataDir, 'calendar-cache')),
+      clock: deps.clock,
+      log: deps.log,
+      vault: deps.vault,
+      fetchTimeoutMs: timeoutMs,
+    });
+    this.providers = [
+      new GoogleCalendarClient(deps.clock, timeoutMs),
+      new MicrosoftCalendarClient(deps.clock, timeoutMs),
+    ];
+  }
+
+  start(): Promise<void> {
+    return this.ics.start();
+  }
+
+  stop(): Promise<void> {
+    return this.ics.stop();
+  }
+
+  private configOf(id: ProviderId): ProviderConfig | undefined {
+    const config = this.deps.settings.get().calendarProviders[id];
+    return config && config.clientId && config.refreshToken ? config : undefined;
+  }
+
+  async overview(): Promise<CalendarsOverview> {
+    const providers = await Promise.all(
+      this.providers.map(async (p): Promise<ProviderSummary> => {
+        const config = this.configOf(p.id);
+        if (!config) return { id: p.id, name: p.name, connected: false };
+        try {
+          const status = await p.status(config);
+          return {
+            id: p.id,
+            name: p.name,
+            connected: true,
+            email: status.email,
+            calendarCount: status.calendars.length,
+          };
+        } catch (err) {
+          this.deps.log.warn(
+            { provider: p.id, error: (err as Error).message },
+            'calendar provider unavailable',
+          );
+          return { id: p.id, name: p.name, connected: true };
+        }
+      }),
+    );
+    const subs = this.deps.settings.get().icsSubscriptions;
+    return {
+      providers,
+      subscriptions: { total: subs.length, enabled: subs.filter((s) => s.enabled).length },
+    };
+  }
+
+  /** `{connected:false}` without credentials; the provider's account and calendars otherwise. */
+  async provider(id: ProviderId): Promise<{ connected: false } | ProviderStatus> {
+    const client = this.providers.find((p) => p.id === id) as CalendarProviderClient;
+    const config = this.configOf(id);
+    if (!config) return { connected: false };
+    try {
+      return await client.status(config);
+    } catch (err) {
+      throw new DomainError('UNAVAILABLE', (err as Error).message);
+    }
+  }
+
+  async events(query: EventsQuery): Promise<MergedEvents> {
+    const start = parseBound(query.start);
+    const end = parseBound(query.end);
+    const now = this.deps.clock.now();
+    const window = {
+      start: valid(start) ? start : new Date(now - DEFAULT_PAST_MS),
+      end: valid(end) ? end : new Date(now + DEFAULT_FUTURE_MS),
+    };
+    const providerLists = await Promise.all(
+      this.providers.map(async (p): Promise<CalendarEvent[]> => {
+        const config = this.configOf(p.id);
+        if (!config) return [];
+        try {
+          return await p.events(config, window);
+        } catch (err) {
+          // One unreachable provider must not hide the other sources.
+          this.deps.log.warn(
+            { provider: p.id, error: (err as Error).message },
+            'calendar provider events failed',
+          );
+          return [];
+        }
+      }),
+    );
+    const icsEvents = await this.ics.events();
+    return mergeEvents({ providerEvents: providerLists.flat(), icsEvents, start, end });
+  }
+
+  listSubscriptions(): Promise<SubscriptionStatus[]> {
+    return this.ics.list();
+  }
+
+  addSubscription(input: unknown): Promise<SubscriptionStatus> {
+    return this.ics.add(input);
+  }
+
+  updateSubscription(id: string, patch: unknown): Promise<SubscriptionStatus> {
+    return this.ics.update(id, patch);
+  }
+
+  removeSubscription(id: string): Promise<void> {
+    return this.ics.remove(id);
+  }
+
+  refresh(id: string): Promise<SubscriptionStatus> {
+    return this.ics.refresh(id);
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Reads the ICS text of a subscription: a GET for remote feeds (webcal:// is fetched over https,
+ * as calendar apps do), a vault file for local ones. Failures become Errors with a message fit
+ * for `lastError`.
+ */
+import { promises as fs } from 'node:fs';
+import { resolveVaultPath, type VaultPathPolicy } from '../vault/paths.js';
+import type { IcsSubscription } from './types.js';
+
+export interface IcsSourceText {
+  text: string;
+  /** Modification time of a local file (ms), to notice edits without a watcher. */
+  mtimeMs?: number;
+}
+
+export interface FetcherOptions {
+  vault: VaultPathPolicy;
+  timeoutMs: number;
+  /** Aborts the request early (service shutdown). */
+  signal?: AbortSignal;
+}
+
+/** Feeds larger than this are refused rather than buffered (a year of a busy calendar is ~1 MB). */
+export const MAX_FEED_BYTES = 20 * 1024 * 1024;
+
+async function readCapped(res: Response): Promise<string> {
+  const declared = Number(res.headers.get('content-length'));
+  if (declared > MAX_FEED_BYTES) throw new Error('Calendar feed is too large');
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_FEED_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new Error('Calendar feed is too large');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const HEADERS = {
+  Accept: 'text/calendar,*/*;q=0.1',
+  'Accept-Language': 'en-US',
+  // Some calendar hosts refuse requests without a browser-like agent.
+  'User-Agent': 'Mozilla/5.0 (compatible; Taskdown calendar fetcher)',
+};
+
+export function remoteUrl(url: string): string {
+  return url.replace(/^webcal:\/\//i, 'https://');
+}
+
+export async function fetchIcsSource(sub: IcsSubscription, options: FetcherOptions): Promise<IcsSourceText> {
+  if (sub.filePath !== undefined) {
+    const { abs } = resolveVaultPath(options.vault, sub.filePath, 'ICS file');
+    try {
+      const [text, stat] = await Promise.all([fs.readFile(abs, 'utf8'), fs.stat(abs)]);
+      return { text, mtimeMs: stat.mtimeMs };
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new Error(
+        code === 'ENOENT'
+          ? `File not found: ${sub.filePath}`
+          : `Cannot read ${sub.filePath}: ${code ?? 'error'}`,
+      );
+    }
+  }
+  if (!sub.url) throw new Error('Remote subscription has no URL');
+  let res: Response;
+  try {
+    res = await fetch(remoteUrl(sub.url), {
+      headers: HEADERS,
+      redirect: 'follow',
+      signal: options.signal
+        ? AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)])
+        : AbortSignal.timeout(options.timeoutMs),
+    });
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string; message?: string } };
+    const reason =
+      e.name === 'TimeoutError'
+        ? 'timed out'
+        : e.name === 'AbortError'
+          ? 'aborted'
+          : (e.cause?.code ?? e.cause?.message ?? e.message);
+    throw new Error(`Failed to fetch calendar: ${reason}`);
+  }
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => {});
+    throw new Error(
+      `Failed to fetch calendar: HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`,
+    );
+  }
+  return { text: await readCapped(res) };
+}
+
+/** Modification time of a local feed's file, or undefined when it cannot be read. */
+export async function localMtime(sub: IcsSubscription, vault: VaultPathPolicy): Promise<number | undefined> {
+  if (sub.filePath === undefined) return undefined;
+  try {
+    const { abs } = resolveVaultPath(vault, sub.filePath, 'ICS file');
+    return (await fs.stat(abs)).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}

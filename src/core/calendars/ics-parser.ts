@@ -1,0 +1,198 @@
+/**
+ * ICS text → calendar events (reference other-routes.md §6.2), with ical.js.
+ *
+ * - Zones: VTIMEZONE blocks in the file are used by ical.js directly; TZIDs without a block are
+ *   resolved through time-zones.ts (IANA names, Windows names, "(UTC+01:00)" labels); floating
+ *   times use the machine's zone.
+ * - Recurring events are expanded from DTSTART up to `now + horizonDays`. EXDATEs are skipped by
+ *   ical.js's expansion; RECURRENCE-ID overrides replace their occurrence (matched on the UTC
+ *   instant, so an override written in another zone than the master still matches).
+ * - Cancelled events and events an attendee declined are skipped, as in the reference.
+ */
+import ICAL from 'ical.js';
+import type { CalendarEvent } from './types.js';
+import { resolveTzid, wallTimeToUtc } from './time-zones.js';
+
+type Component = InstanceType<typeof ICAL.Component>;
+type Time = InstanceType<typeof ICAL.Time>;
+type Duration = InstanceType<typeof ICAL.Duration>;
+
+export interface ParseIcsOptions {
+  subscriptionId: string;
+  /** Expansion end is `now + horizonDays`. */
+  now: number;
+  horizonDays?: number;
+  /** Most instances kept per recurring event (the latest ones). */
+  maxInstances?: number;
+  /** Safety stop for the recurrence iterator. */
+  maxIterations?: number;
+}
+
+export const INVALID_ICS = 'Invalid ICS format';
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+const dateString = (t: Time): string => `${t.year}-${pad(t.month)}-${pad(t.day)}`;
+
+function tzidOf(component: Component, name: string): string | undefined {
+  const value = component.getFirstProperty(name)?.getParameter('tzid');
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** UTC milliseconds of a date-time, honouring the zone rules described above. */
+function utcMillis(t: Time, tzid: string | undefined): number {
+  const zone = t.zone;
+  const floatingOrUnknown = !zone || zone === ICAL.Timezone.localTimezone || zone.tzid === 'floating';
+  if (!floatingOrUnknown) return t.toUnixTime() * 1000;
+  if (tzid) {
+    const resolved = resolveTzid(tzid);
+    if (resolved) return wallTimeToUtc(t, resolved);
+  }
+  return new Date(t.year, t.month - 1, t.day, t.hour, t.minute, t.second).getTime();
+}
+
+const render = (t: Time, tzid: string | undefined): string =>
+  t.isDate ? dateString(t) : new Date(utcMillis(t, tzid)).toISOString();
+
+/** Key that identifies an occurrence regardless of the zone it is written in. */
+const occurrenceKey = (t: Time, tzid: string | undefined): string =>
+  t.isDate ? `D${dateString(t)}` : `T${utcMillis(t, tzid)}`;
+
+function isSkipped(vevent: Component): boolean {
+  const status = vevent.getFirstPropertyValue('status');
+  if (typeof status === 'string' && status.toUpperCase() === 'CANCELLED') return true;
+  return vevent.getAllProperties('attendee').some((a) => {
+    const partstat = a.getParameter('partstat');
+    return typeof partstat === 'string' && partstat.toUpperCase() === 'DECLINED';
+  });
+}
+
+function text(vevent: Component, name: string): string | undefined {
+  const v = vevent.getFirstPropertyValue(name);
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** Title, description, location and url of an event, from `own` falling back to `base`. */
+function details(
+  own: Component,
+  base: Component = own,
+): Omit<CalendarEvent, 'id' | 'subscriptionId' | 'start' | 'allDay'> {
+  const pick = (name: string): string | undefined => text(own, name) ?? text(base, name);
+  const out: Omit<CalendarEvent, 'id' | 'subscriptionId' | 'start' | 'allDay'> = {
+    title: pick('summary') ?? 'Untitled Event',
+  };
+  const description = pick('description');
+  const location = pick('location');
+  const url = pick('url');
+  if (description) out.description = description;
+  if (location) out.location = location;
+  if (url) out.url = url;
+  return out;
+}
+
+function hasEnd(vevent: Component): boolean {
+  return vevent.hasProperty('dtend') || vevent.hasProperty('duration');
+}
+
+function plus(t: Time, d: Duration): Time {
+  const end = t.clone();
+  end.addDuration(d);
+  return end;
+}
+
+export function parseIcs(source: string, options: ParseIcsOptions): CalendarEvent[] {
+  let root: Component;
+  try {
+    root = new ICAL.Component(ICAL.parse(source));
+  } catch {
+    throw new Error(INVALID_ICS);
+  }
+  if (root.name !== 'vcalendar') throw new Error(INVALID_ICS);
+  const { subscriptionId, now } = options;
+  const horizon = now + (options.horizonDays ?? 365) * 86_400_000;
+  const maxInstances = options.maxInstances ?? 3000;
+  const maxIterations = options.maxIterations ?? 10_000;
+
+  const vevents = root.getAllSubcomponents('vevent');
+  const overrides = new Map<string, Map<string, Component>>();
+  for (const v of vevents) {
+    const uid = text(v, 'uid');
+    const rid = v.getFirstPropertyValue('recurrence-id');
+    if (!uid || !(rid instanceof ICAL.Time)) continue;
+    let byKey = overrides.get(uid);
+    if (!byKey) overrides.set(uid, (byKey = new Map()));
+    byKey.set(occurrenceKey(rid, tzidOf(v, 'recurrence-id')), v);
+  }
+
+  const events: CalendarEvent[] = [];
+  vevents.forEach((vevent, index) => {
+    if (vevent.hasProperty('recurrence-id') || isSkipped(vevent)) return;
+    const dtstart = vevent.getFirstPropertyValue('dtstart');
+    if (!(dtstart instanceof ICAL.Time)) return;
+    const uid = text(vevent, 'uid');
+    const eventId = uid ? `${subscriptionId}-${uid}` : `${subscriptionId}-${subscriptionId}-${index}`;
+    const startTz = tzidOf(vevent, 'dtstart');
+    const endTz = tzidOf(vevent, 'dtend') ?? startTz;
+    const event = new ICAL.Event(vevent);
+    const base = { subscriptionId, allDay: dtstart.isDate };
+
+    if (!event.isRecurring()) {
+      const single: CalendarEvent = {
+        id: eventId,
+        ...base,
+        ...details(vevent),
+        start: render(dtstart, startTz),
+      };
+      if (hasEnd(vevent)) single.end = render(event.endDate, endTz);
+      events.push(single);
+      return;
+    }
+
+    const duration = event.duration;
+    const withEnd = hasEnd(vevent);
+    const byKey = (uid && overrides.get(uid)) || new Map<string, Component>();
+    const instances: CalendarEvent[] = [];
+    const iterator = event.iterator();
+    let emitted = 0;
+    for (let i = 0; i < maxIterations; i++) {
+      const occurrence = iterator.next();
+      if (!occurrence) break;
+      if (utcMillis(occurrence, startTz) > horizon) break;
+      const override = byKey.get(occurrenceKey(occurrence, startTz));
+      if (override && isSkipped(override)) continue;
+      const id = `${eventId}-${emitted++}`;
+      let instance: CalendarEvent;
+      if (override) {
+        const oStart = override.getFirstPropertyValue('dtstart');
+        const start = oStart instanceof ICAL.Time ? oStart : occurrence;
+        const oTz = oStart instanceof ICAL.Time ? tzidOf(override, 'dtstart') : startTz;
+        instance = {
+          id,
+          subscriptionId,
+          ...details(override, vevent),
+          start: render(start, oTz),
+          allDay: start.isDate,
+        };
+        if (hasEnd(override)) {
+          instance.end = render(new ICAL.Event(override).endDate, tzidOf(override, 'dtend') ?? oTz);
+        } else if (withEnd) {
+          instance.end = render(plus(start, duration), oTz);
+        }
+      } else {
+        instance = {
+          id,
+          subscriptionId,
+          ...details(vevent),
+          start: render(occurrence, startTz),
+          allDay: base.allDay,
+        };
+        if (withEnd) instance.end = render(plus(occurrence, duration), startTz);
+      }
+      instance.recurringEventId = eventId;
+      instances.push(instance);
+    }
+    // A long-running daily series can exceed the cap: keep the latest occurrences, which are the
+    // ones a calendar view asks for (the reference keeps the oldest and loses the current ones).
+    events.push(...instances.slice(-maxInstances));
+  });
+  return events;
+}

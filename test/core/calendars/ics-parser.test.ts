@@ -1,0 +1,93 @@
+/** ICS parsing: zones, recurrence expansion, EXDATE, RECURRENCE-ID overrides, skips. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { INVALID_ICS, parseIcs } from '../../../src/core/calendars/ics-parser.js';
+
+const ics = readFileSync(new URL('../../fixtures/ics/recurring.ics', import.meta.url), 'utf8');
+const now = Date.UTC(2026, 0, 1);
+const events = parseIcs(ics, { subscriptionId: 'sub1', now });
+const byTitle = (t: string) => events.filter((e) => e.title === t);
+
+describe('parseIcs', () => {
+  it('expands a weekly series in its VTIMEZONE, skipping EXDATE and cancelled overrides', () => {
+    const standups = events.filter((e) => e.recurringEventId === 'sub1-weekly-standup');
+    assert.deepEqual(
+      standups.map((e) => e.start),
+      [
+        '2026-01-05T08:30:00.000Z',
+        '2026-01-19T10:00:00.000Z', // moved by its RECURRENCE-ID override
+        '2026-02-02T08:30:00.000Z',
+        '2026-02-09T08:30:00.000Z',
+      ],
+    );
+    assert.deepEqual(
+      standups.map((e) => e.id),
+      ['sub1-weekly-standup-0', 'sub1-weekly-standup-1', 'sub1-weekly-standup-2', 'sub1-weekly-standup-3'],
+    );
+    const moved = standups[1];
+    assert.equal(moved?.title, 'Standup (moved)');
+    assert.equal(moved?.end, '2026-01-19T10:30:00.000Z');
+    assert.equal(moved?.location, 'Room 1', 'falls back to the master for fields it lacks');
+    assert.equal(standups[0]?.end, '2026-01-05T08:45:00.000Z');
+    assert.equal(standups[0]?.description, 'Daily sync');
+  });
+
+  it('applies daylight saving time from the VTIMEZONE rules', () => {
+    assert.equal(byTitle('Summer review')[0]?.start, '2026-07-15T12:00:00.000Z');
+  });
+
+  it('maps Windows zone names to IANA zones', () => {
+    assert.equal(byTitle('Windows zone')[0]?.start, '2026-03-10T13:00:00.000Z');
+  });
+
+  it('renders all-day events as dates with exclusive ends, and expands all-day series', () => {
+    const holiday = byTitle('Holiday')[0];
+    assert.deepEqual(
+      { start: holiday?.start, end: holiday?.end, allDay: holiday?.allDay },
+      { start: '2026-02-01', end: '2026-02-03', allDay: true },
+    );
+    assert.deepEqual(
+      byTitle('Rent').map((e) => [e.start, e.end]),
+      [
+        ['2026-01-01', '2026-01-02'],
+        ['2026-02-01', '2026-02-02'],
+        ['2026-03-01', '2026-03-02'],
+      ],
+    );
+  });
+
+  it('skips cancelled and declined events and names uid-less events by index', () => {
+    assert.equal(byTitle('Cancelled').length, 0);
+    assert.equal(byTitle('Declined').length, 0);
+    assert.equal(byTitle('No uid')[0]?.id, 'sub1-sub1-9');
+  });
+
+  it('stops expanding at the horizon', () => {
+    const daily = [
+      'BEGIN:VCALENDAR',
+      'BEGIN:VEVENT',
+      'UID:d',
+      'DTSTART:20260101T100000Z',
+      'RRULE:FREQ=DAILY',
+      'END:VEVENT',
+      'END:VCALENDAR',
+    ].join('\r\n');
+    const out = parseIcs(daily, { subscriptionId: 's', now, horizonDays: 10 });
+    assert.equal(out.length, 10);
+    assert.equal(out.at(-1)?.start, '2026-01-10T10:00:00.000Z');
+    const capped = parseIcs(daily, { subscriptionId: 's', now, horizonDays: 10, maxInstances: 3 });
+    assert.deepEqual(
+      capped.map((e) => e.start.slice(0, 10)),
+      ['2026-01-08', '2026-01-09', '2026-01-10'],
+    );
+  });
+
+  it('rejects text that is not a calendar', () => {
+    assert.throws(() => parseIcs('hello', { subscriptionId: 's', now }), new RegExp(INVALID_ICS));
+    assert.throws(
+      () => parseIcs('BEGIN:VCARD\r\nEND:VCARD', { subscriptionId: 's', now }),
+      new RegExp(INVALID_ICS),
+    );
+  });
+});
