@@ -12,12 +12,44 @@ import { systemClock, type Clock } from './core/clock.js';
 import { EventBus } from './core/events/bus.js';
 import type { Logger } from './core/logger.js';
 import { SettingsStore } from './core/state/settings.js';
+import { basesSettingsFrom } from './core/bases/bases-settings.js';
+import { BasesService } from './core/bases/default-files.js';
+import { CalendarService } from './core/calendars/calendar-service.js';
+import { NlpService } from './core/nlp/nlp-service.js';
+import { PluginExtrasReader } from './core/nlp/plugin-extras.js';
+import { TaskService } from './core/tasks/task-service.js';
+import { createRecurrence } from './core/recurrence/recurrence-module.js';
+import type { RecurrenceService } from './core/recurrence/recurrence-service.js';
+import { createWebhookService } from './core/webhooks/service.js';
+import { createTracking } from './core/time/tracking-module.js';
+import type { TimeService } from './core/time/time-service.js';
+import type { PomodoroService } from './core/pomodoro/pomodoro-service.js';
+import type { ReminderScheduler } from './core/reminders/reminder-scheduler.js';
+import type { WebhookRegistry } from './core/webhooks/registry.js';
 
 export interface Services {
   vaultInfo: { name: string; path: string };
   clock: Clock;
   events: EventBus;
   settings: SettingsStore;
+  /** Task notes: index, reads, writes and task events (also for edits by other programs). */
+  tasks: TaskService;
+  /** Recurring instances: complete/skip/unskip, materialized occurrences, recurring.* events. */
+  recurrence: RecurrenceService;
+  /** Webhook registry (list/get/create/update/setActive/remove/deliveries); delivery runs on the bus. */
+  webhooks: WebhookRegistry;
+  /** Natural-language parsing and creation (configured from the vault's TaskNotes settings). */
+  nlp: NlpService;
+  /** ICS subscriptions, Google/Microsoft providers, merged events; subscription management. */
+  calendars: CalendarService;
+  /** Default `.base` view files generated from the current settings. */
+  bases: BasesService;
+  /** Time tracking on tasks (time.* events). */
+  time: TimeService;
+  /** Pomodoro state machine and timer, state in the data dir (pomodoro.* events). */
+  pomodoro: PomodoroService;
+  /** Fires reminder.triggered when task reminders become due. */
+  reminders: ReminderScheduler;
 }
 
 export interface ServiceRuntime {
@@ -42,13 +74,56 @@ export async function createServices({
   const settings = await SettingsStore.open(config.dataDir);
   stops.push(() => settings.flush());
   const events = new EventBus(clock, log);
+  const tasks = await TaskService.open({ vault: config.vault, dataDir: config.dataDir, events, clock, log });
+  stops.push(() => tasks.stop());
+  const recurrence = createRecurrence({ tasks, events, clock, log });
+  stops.push(() => recurrence.stop());
+  const webhooks = createWebhookService({
+    settings,
+    events,
+    clock,
+    log,
+    vault: { name: path.basename(config.vault), path: config.vault },
+    paths: { root: config.vault, dataDir: config.dataDir },
+    timeoutMs: config.webhookTimeoutMs,
+  });
+  stops.push(() => webhooks.stop());
+  const tracking = await createTracking({ tasks, events, clock, log, dataDir: config.dataDir });
+  stops.push(() => tracking.stop());
+  const pluginExtras = new PluginExtrasReader(config.vault);
+  const nlp = new NlpService(tasks, () => pluginExtras.read(), clock);
+  const calendars = new CalendarService({
+    settings,
+    clock,
+    log,
+    vault: { root: config.vault, dataDir: config.dataDir },
+    dataDir: config.dataDir,
+  });
+  await calendars.start();
+  stops.push(() => calendars.stop());
+  const bases = new BasesService({
+    vault: { root: config.vault, dataDir: config.dataDir },
+    log,
+    settings: async () => basesSettingsFrom(tasks.settings(), await pluginExtras.read()),
+  });
 
   const services: Services = {
     vaultInfo: { name: path.basename(config.vault), path: config.vault },
     clock,
     events,
     settings,
+    tasks,
+    recurrence: recurrence.service,
+    webhooks: webhooks.registry,
+    time: tracking.time,
+    pomodoro: tracking.pomodoro,
+    reminders: tracking.reminders,
+    nlp,
+    calendars,
+    bases,
   };
+  // Last, once every subscriber is wired: catch-up events (overdue pomodoro, missed reminders).
+  await tracking.activate();
 
   return {
     services,

@@ -4,13 +4,18 @@ import { basesRoutes } from './bases.js';
 import { calendarRoutes } from './calendars.js';
 import { nlpRoutes } from './nlp.js';
 import { pomodoroRoutes } from './pomodoro.js';
+import { recurrenceRoutes } from './recurrence.js';
+import { settingsRoutes } from './settings.js';
 import { systemRoutes } from './system.js';
+import { taskQueryRoutes } from './task-queries.js';
 import { taskRoutes } from './tasks.js';
 import { timeRoutes } from './time.js';
 import { webhookRoutes } from './webhooks.js';
 
 export const allRoutes: RouteSpec[] = [
   ...taskRoutes,
+  ...taskQueryRoutes,
+  ...recurrenceRoutes,
   ...timeRoutes,
   ...pomodoroRoutes,
   ...systemRoutes,
@@ -18,4 +23,6 @@ export const allRoutes: RouteSpec[] = [
   ...webhookRoutes,
   ...calendarRoutes,
   ...basesRoutes,
+  // The settings page and its backend: outside /api and hidden from the OpenAPI document.
+  ...settingsRoutes,
 ];
