@@ -8,7 +8,6 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from './context.js';
-import { HttpError } from './http-error.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -65,25 +64,6 @@ export function defineRoute<P extends TSchema, Q extends TSchema, B extends TSch
   spec: RouteSpec<P, Q, B>,
 ): RouteSpec {
   return spec as unknown as RouteSpec;
-}
-
-/**
- * Placeholder for a seed route whose capability has not landed yet: it is registered and
- * documented, and answers 501 so the gap is visible to clients.
- */
-export function notImplemented(method: Method, url: string, tags: string[], summary: string): RouteSpec {
-  return {
-    method,
-    url,
-    tags,
-    summary,
-    description: 'Not implemented yet: answers 501.',
-    params: url.includes(':id') ? IdParams : undefined,
-    responses: {},
-    handler: async () => {
-      throw new HttpError(501, 'Not implemented');
-    },
-  };
 }
 
 export const ok = (data: unknown, headers?: Record<string, string>): JsonResult => ({
