@@ -11,6 +11,9 @@ import { allRoutes } from './http/routes/index.js';
 import { buildHttpServer } from './http/server.js';
 import { createServices, type Services } from './services.js';
 
+/** How long shutdown waits for in-flight requests before closing their connections. */
+const DRAIN_LIMIT_MS = 10_000;
+
 export interface RunningServer {
   url: string;
   host: string;
@@ -69,7 +72,18 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     http: app,
     services,
     async close() {
-      await app.close();
+      // Connections that were busy when close() began go idle only after their response; close
+      // them as they do, or the keep-alive timeout (72 s) would hold the exit. In-flight requests
+      // get up to DRAIN_LIMIT_MS before their connections are cut.
+      const server = app.server;
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      const limit = setTimeout(() => server.closeAllConnections(), DRAIN_LIMIT_MS);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweep);
+        clearTimeout(limit);
+      }
       await runtime.stop();
     },
   };
