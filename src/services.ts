@@ -16,7 +16,6 @@ import { basesSettingsFrom } from './core/bases/bases-settings.js';
 import { BasesService } from './core/bases/default-files.js';
 import { CalendarService } from './core/calendars/calendar-service.js';
 import { NlpService } from './core/nlp/nlp-service.js';
-import { PluginExtrasReader } from './core/nlp/plugin-extras.js';
 import { TaskService } from './core/tasks/task-service.js';
 import { createRecurrence } from './core/recurrence/recurrence-module.js';
 import type { RecurrenceService } from './core/recurrence/recurrence-service.js';
@@ -90,8 +89,7 @@ export async function createServices({
   stops.push(() => webhooks.stop());
   const tracking = await createTracking({ tasks, events, clock, log, dataDir: config.dataDir });
   stops.push(() => tracking.stop());
-  const pluginExtras = new PluginExtrasReader(config.vault);
-  const nlp = new NlpService(tasks, () => pluginExtras.read(), clock);
+  const nlp = new NlpService(tasks, clock);
   const calendars = new CalendarService({
     settings,
     clock,
@@ -104,7 +102,7 @@ export async function createServices({
   const bases = new BasesService({
     vault: { root: config.vault, dataDir: config.dataDir },
     log,
-    settings: async () => basesSettingsFrom(tasks.settings(), await pluginExtras.read()),
+    settings: () => basesSettingsFrom(tasks.settings()),
   });
 
   const services: Services = {

@@ -2,11 +2,11 @@
  * Readers for the loosely typed fixture inputs. Conformance inputs are JSON of any shape; these
  * narrow them without throwing so that handlers can decide how to treat a missing or wrong field.
  */
-export type JsonRecord = Record<string, unknown>;
+import { isRecord } from '../core/is-record.js';
 
-export function isRecord(value: unknown): value is JsonRecord {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+export { isRecord };
+
+export type JsonRecord = Record<string, unknown>;
 
 /** The value as a shallow-copied record, or {} when it is not one. */
 export function record(value: unknown): JsonRecord {

@@ -228,4 +228,19 @@ describe('NLP language setting', () => {
     });
     assert.deepEqual([parsed.title, parsed.dueDate], ['Report', '2026-11-23']);
   });
+
+  it('follows an edit of the triggers without a restart', async () => {
+    await writeFile(
+      path.join(server.vault, '.obsidian/plugins/tasknotes/data.json'),
+      JSON.stringify({ nlpTriggers: { triggers: [{ propertyId: 'tags', trigger: '%', enabled: true }] } }),
+    );
+    const parsed = await waitFor(async () => {
+      const res = await server.request('POST', '/api/nlp/parse', {
+        text: 'Report %work',
+        referenceDate: REF,
+      });
+      return res.body.data.parsed.tags?.length ? res.body.data.parsed : undefined;
+    });
+    assert.deepEqual([parsed.title, parsed.tags], ['Report', ['work']]);
+  });
 });

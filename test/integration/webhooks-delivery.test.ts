@@ -9,23 +9,11 @@ import { startServer, type RunningServer } from '../../src/app.js';
 import type { ServerConfig } from '../../src/config/config.js';
 import { sign } from '../../src/core/webhooks/signer.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { sampleTask } from '../helpers/sample-task.js';
 import { waitFor } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/temp.js';
 
-const task = {
-  id: 'a.md',
-  path: 'a.md',
-  title: 'A',
-  status: 'open',
-  priority: 'normal',
-  archived: false,
-  tags: [],
-  contexts: [],
-  projects: [],
-  totalTrackedTime: 0,
-  isBlocked: false,
-  isBlocking: false,
-};
+const task = sampleTask({ tags: [] });
 
 async function api(server: RunningServer, method: string, pathname: string, body?: unknown) {
   const res = await fetch(server.url + pathname, {

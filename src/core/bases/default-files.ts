@@ -20,14 +20,14 @@ export interface DefaultFilesResult {
 export interface BasesServiceDeps {
   vault: VaultPathPolicy;
   log: Logger;
-  settings: () => Promise<BasesSettings>;
+  settings: () => BasesSettings;
 }
 
 export class BasesService {
   constructor(private readonly deps: BasesServiceDeps) {}
 
   async updateDefaultFiles(): Promise<DefaultFilesResult> {
-    const settings = await this.deps.settings();
+    const settings = this.deps.settings();
     const result: DefaultFilesResult = { created: [], updated: [], skipped: [] };
     for (const [command, configured] of Object.entries(settings.commandFileMapping)) {
       if (configured.trim() === '') continue;

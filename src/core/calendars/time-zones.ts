@@ -4,6 +4,7 @@
  * as "(UTC+01:00) Amsterdam, Berlin"; the reference maps those to IANA zones through a fallback
  * table. Wall-clock times are then converted with the runtime's own zone database (Intl).
  */
+import { isKnownZone, wallTimeIn, type WallTime } from '../dates/timezone.js';
 
 const WINDOWS_ZONES: Record<string, string> = {
   'Dateline Standard Time': 'Etc/GMT+12',
@@ -52,29 +53,6 @@ const WINDOWS_ZONES: Record<string, string> = {
   'New Zealand Standard Time': 'Pacific/Auckland',
 };
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(zone: string): Intl.DateTimeFormat | undefined {
-  let f = formatters.get(zone);
-  if (f) return f;
-  try {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-  } catch {
-    return undefined;
-  }
-  formatters.set(zone, f);
-  return f;
-}
-
 /** A zone the runtime knows (IANA name) or a fixed offset in minutes east of UTC. */
 export type ResolvedZone = { iana: string } | { offsetMinutes: number };
 
@@ -85,7 +63,7 @@ export function resolveTzid(tzid: string): ResolvedZone | undefined {
   // "/mozilla.org/20050126_1/America/New_York" style prefixes.
   const tail = /([A-Za-z_]+\/[A-Za-z_+-]+(?:\/[A-Za-z_+-]+)?)$/.exec(trimmed)?.[1];
   if (tail) candidates.push(tail);
-  for (const c of candidates) if (c && formatterFor(c)) return { iana: c };
+  for (const c of candidates) if (c && isKnownZone(c)) return { iana: c };
   const fixed = /\((?:UTC|GMT)\s*([+-])(\d{1,2}):?(\d{2})\)/.exec(trimmed);
   if (fixed) {
     const minutes = Number(fixed[2]) * 60 + Number(fixed[3]);
@@ -95,29 +73,11 @@ export function resolveTzid(tzid: string): ResolvedZone | undefined {
   return undefined;
 }
 
-/** Offset of `zone` from UTC at instant `ms`, in milliseconds. */
+/** Offset of `zone` (a known zone) from UTC at instant `ms`, in milliseconds. */
 function offsetAt(ms: number, zone: string): number {
-  const f = formatterFor(zone) as Intl.DateTimeFormat;
-  const parts: Record<string, number> = {};
-  for (const p of f.formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  const asUtc = Date.UTC(
-    parts.year ?? 1970,
-    (parts.month ?? 1) - 1,
-    parts.day ?? 1,
-    parts.hour ?? 0,
-    parts.minute ?? 0,
-    parts.second ?? 0,
-  );
+  const w = wallTimeIn(ms, zone) as WallTime;
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   return asUtc - (ms - (ms % 1000));
-}
-
-export interface WallTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
 }
 
 /** The UTC instant at which `zone` shows wall time `w`. */

@@ -4,11 +4,11 @@
  * present in the settings produce output, so a partial data.json yields a partial configuration
  * that later providers or defaults complete.
  */
+import { isRecord } from '../is-record.js';
+
 export type SpecConfig = Record<string, Record<string, unknown>>;
 
 type Raw = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** `completeInstances` → `complete_instances`: the spec's configuration keys are snake_case. */
 export function pluginKeyToSpecRole(key: string): string {

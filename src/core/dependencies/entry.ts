@@ -5,6 +5,7 @@
  */
 import { isIsoDuration } from '../dates/duration.js';
 import { tryParseLink } from '../links/parse.js';
+import { isRecord } from '../is-record.js';
 
 export const DEPENDENCY_RELTYPES = [
   'FINISHTOSTART',
@@ -27,9 +28,6 @@ export type DependencyIssue =
   | 'invalid_dependency_gap'
   | 'duplicate_dependency_uid'
   | 'self_dependency';
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function isReltype(value: unknown): value is DependencyReltype {
   return typeof value === 'string' && (DEPENDENCY_RELTYPES as readonly string[]).includes(value);

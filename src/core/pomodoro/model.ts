@@ -4,6 +4,7 @@
  * stays recognisable to anyone who knows TaskNotes. Timestamps are local time with offset.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import type { TaskNotesSettings } from '../tasks/tasknotes-settings.js';
 
 export const SessionTypeSchema = Type.Union([
   Type.Literal('work'),
@@ -61,7 +62,7 @@ export const PomodoroFileSchema = Type.Object({
 });
 export type PomodoroFile = Static<typeof PomodoroFileSchema>;
 
-/** The TaskNotes pomodoro settings, in minutes (reference defaults). */
+/** The TaskNotes pomodoro settings, in minutes. */
 export interface PomodoroSettings {
   workDuration: number;
   shortBreakDuration: number;
@@ -71,14 +72,17 @@ export interface PomodoroSettings {
   autoStartWork: boolean;
 }
 
-export const DEFAULT_POMODORO_SETTINGS: PomodoroSettings = {
-  workDuration: 25,
-  shortBreakDuration: 5,
-  longBreakDuration: 15,
-  longBreakInterval: 4,
-  autoStartBreaks: true,
-  autoStartWork: false,
-};
+/** The pomodoro slice of the effective TaskNotes settings (data.json keys `pomodoro*`). */
+export function pomodoroSettingsOf(settings: TaskNotesSettings): PomodoroSettings {
+  return {
+    workDuration: settings.pomodoroWorkDuration,
+    shortBreakDuration: settings.pomodoroShortBreakDuration,
+    longBreakDuration: settings.pomodoroLongBreakDuration,
+    longBreakInterval: settings.pomodoroLongBreakInterval,
+    autoStartBreaks: settings.pomodoroAutoStartBreaks,
+    autoStartWork: settings.pomodoroAutoStartWork,
+  };
+}
 
 const MIN_SECONDS = 1;
 const MAX_SECONDS = 7200;

@@ -26,6 +26,7 @@ import {
   type QuerySettings,
   type UserFieldDef,
 } from './types.js';
+import { isRecord } from '../is-record.js';
 
 export const MAX_DEPTH = 32;
 const ROOT_ONLY = ['sortKey', 'sortDirection', 'groupKey', 'subgroupKey'] as const;
@@ -37,7 +38,6 @@ type Json = Record<string, unknown>;
 
 const fail = (where: string, reason: string): DomainError =>
   invalid(`Invalid FilterQuery at ${where}: ${reason}`);
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const quote = (v: unknown): string => JSON.stringify(v) ?? String(v);
 
 /** True when a condition is an unfinished placeholder that evaluation skips. */
@@ -49,7 +49,7 @@ export function isIncomplete(condition: FilterCondition): boolean {
 }
 
 export function parseFilterQuery(raw: unknown, settings: QuerySettings): ParsedQuery {
-  if (!isObject(raw))
+  if (!isRecord(raw))
     throw invalid('Invalid FilterQuery: the body must be a JSON object (a group or a condition)');
   const lookup = { userField: (id: string) => findUserField(settings.userFields, id) };
   const root = parseNode(raw, 'root', 0, lookup);
@@ -63,7 +63,7 @@ function findUserField(fields: readonly UserFieldDef[], id: string): UserFieldDe
 type Lookup = { userField(id: string): UserFieldDef | undefined };
 
 function parseNode(raw: unknown, where: string, depth: number, lookup: Lookup): FilterNode {
-  if (!isObject(raw)) throw fail(where, 'each node must be an object');
+  if (!isRecord(raw)) throw fail(where, 'each node must be an object');
   if (depth > MAX_DEPTH) throw fail(where, `groups are nested too deeply (at most ${MAX_DEPTH} levels)`);
   if (typeof raw.id !== 'string' || raw.id.trim() === '')
     throw fail(where, '"id" must be a non-empty string');

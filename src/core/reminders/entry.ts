@@ -5,6 +5,7 @@
  */
 import { parseDateToUTC } from '../dates/parse.js';
 import { isReminderOffset } from './offsets.js';
+import { isRecord } from '../is-record.js';
 
 export type ReminderType = 'absolute' | 'relative';
 export type ReminderBase = 'due' | 'scheduled';
@@ -27,9 +28,6 @@ export type ReminderIssue =
   | 'duplicate_reminder_id'
   | 'unresolvable_reminder_base'
   | 'reminder_not_found';
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const trimmed = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 

@@ -6,6 +6,7 @@
  * be read wherever a plugin mapping is.
  */
 import type { FieldMapping } from './field-mapping.js';
+import { isRecord } from '../is-record.js';
 
 export type TaskRole = keyof FieldMapping | 'tags';
 
@@ -44,9 +45,6 @@ export interface RoleMapping {
   /** Status values that count as completed, in preference order. */
   completedStatuses: string[];
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function isTaskRole(value: unknown): value is TaskRole {
   return typeof value === 'string' && ROLE_SET.has(value);

@@ -1,11 +1,28 @@
 /**
- * The TaskNotes plugin settings that shape the on-disk format (reference tasks.md §1.2–§1.4):
- * the plugin's defaults, merged with `<vault>/.obsidian/plugins/tasknotes/data.json` when that
- * file exists. Taskdown only ever reads that file (SPEC §2).
+ * The TaskNotes plugin settings Taskdown uses — the on-disk format (reference tasks.md §1.2–§1.4),
+ * the natural-language parser (other-routes.md §3.2), the pomodoro (§5.1) and the default `.base`
+ * files (§7): the plugin's defaults, merged with `<vault>/.obsidian/plugins/tasknotes/data.json`
+ * when that file exists. This is the only reader of that file; Taskdown never writes it (SPEC §2).
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { NLPTriggersConfig, PropertyTriggerConfig } from 'tasknotes-nlp-core';
 import { buildFieldMapping, isCompletedStatus, type FieldMapping } from './field-mapping.js';
+import { isRecord } from '../is-record.js';
+
+/**
+ * tasknotes-nlp-core's DEFAULT_NLP_TRIGGERS, written out: importing the value would load the whole
+ * parser (~300 ms) at every server start. test/core/tasks/tasknotes-settings.test.ts keeps the two equal.
+ */
+export const DEFAULT_NLP_TRIGGERS: NLPTriggersConfig = {
+  triggers: [
+    { propertyId: 'tags', trigger: '#', enabled: true },
+    { propertyId: 'contexts', trigger: '@', enabled: true },
+    { propertyId: 'projects', trigger: '+', enabled: true },
+    { propertyId: 'status', trigger: '*', enabled: true },
+    { propertyId: 'priority', trigger: '!', enabled: false },
+  ],
+};
 
 export interface StatusConfig {
   id: string;
@@ -86,6 +103,22 @@ export interface TaskNotesSettings {
   customStatuses: StatusConfig[];
   customPriorities: PriorityConfig[];
   userFields: UserField[];
+  nlpLanguage: string;
+  nlpTriggers: NLPTriggersConfig;
+  /** Bare dates in NLP text become the scheduled date (else the due date). */
+  nlpDefaultToScheduled: boolean;
+  /** Only the calendar locale is used: it decides day-first vs month-first numeric dates. */
+  calendarViewSettings: { locale: string };
+  /** Command id → vault-relative `.base` path: the defaults with the user's entries over them. */
+  commandFileMapping: Record<string, string>;
+  defaultVisibleProperties: string[];
+  /** Pomodoro lengths in minutes. */
+  pomodoroWorkDuration: number;
+  pomodoroShortBreakDuration: number;
+  pomodoroLongBreakDuration: number;
+  pomodoroLongBreakInterval: number;
+  pomodoroAutoStartBreaks: boolean;
+  pomodoroAutoStartWork: boolean;
 }
 
 const status = (
@@ -113,6 +146,8 @@ const priority = (value: string, label: string, color: string, weight: number): 
   color,
   weight,
 });
+
+const VIEWS = 'TaskNotes/Views';
 
 export function defaultTaskNotesSettings(): TaskNotesSettings {
   return {
@@ -166,27 +201,56 @@ export function defaultTaskNotesSettings(): TaskNotesSettings {
       priority('high', 'High', '#ff0000', 3),
     ],
     userFields: [],
+    nlpLanguage: 'en',
+    nlpTriggers: structuredClone(DEFAULT_NLP_TRIGGERS),
+    nlpDefaultToScheduled: true,
+    // An empty locale means "the system's", as the plugin's auto-detect.
+    calendarViewSettings: { locale: '' },
+    commandFileMapping: {
+      'open-calendar-view': `${VIEWS}/mini-calendar-default.base`,
+      'open-kanban-view': `${VIEWS}/kanban-default.base`,
+      'open-tasks-view': `${VIEWS}/tasks-default.base`,
+      'open-advanced-calendar-view': `${VIEWS}/calendar-default.base`,
+      'open-agenda-view': `${VIEWS}/agenda-default.base`,
+      'pomodoro-stats-base': `${VIEWS}/pomodoro-stats.base`,
+      relationships: `${VIEWS}/relationships.base`,
+    },
+    defaultVisibleProperties: [
+      'status',
+      'priority',
+      'due',
+      'scheduled',
+      'projects',
+      'contexts',
+      'tags',
+      'blocked',
+      'blocking',
+    ],
+    pomodoroWorkDuration: 25,
+    pomodoroShortBreakDuration: 5,
+    pomodoroLongBreakDuration: 15,
+    pomodoroLongBreakInterval: 4,
+    pomodoroAutoStartBreaks: true,
+    pomodoroAutoStartWork: false,
   };
 }
 
 type Raw = Record<string, unknown>;
-const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Merges a data.json object over the defaults. Each setting is taken only when it has the
  * default's type, so a malformed file degrades to defaults field by field instead of failing.
+ * Scalars are merged generically; lists and objects have their own parsers below.
  */
 export function mergeTaskNotesSettings(raw: unknown): TaskNotesSettings {
   const settings = defaultTaskNotesSettings();
-  if (!isObject(raw)) return settings;
+  if (!isRecord(raw)) return settings;
   const target = settings as unknown as Raw;
   for (const [key, def] of Object.entries(target)) {
     const value = raw[key];
-    if (value === undefined || key === 'fieldMapping' || key === 'taskCreationDefaults') continue;
-    if (Array.isArray(def)) continue;
-    if (typeof def === typeof value) target[key] = value;
+    if (value !== undefined && typeof def !== 'object' && typeof def === typeof value) target[key] = value;
   }
-  if (isObject(raw.taskCreationDefaults)) {
+  if (isRecord(raw.taskCreationDefaults)) {
     const defaults = settings.taskCreationDefaults as unknown as Raw;
     for (const [key, def] of Object.entries(defaults)) {
       const value = raw.taskCreationDefaults[key];
@@ -205,7 +269,43 @@ export function mergeTaskNotesSettings(raw: unknown): TaskNotesSettings {
   if (priorities.length > 0) settings.customPriorities = priorities;
   settings.userFields = parseUserFields(raw.userFields);
   if (settings.taskIdentificationMethod !== 'property') settings.taskIdentificationMethod = 'tag';
+  mergePluginExtras(settings, raw);
   return settings;
+}
+
+/** The parser, calendar and `.base` settings: objects and lists of the plugin's own shapes. */
+function mergePluginExtras(settings: TaskNotesSettings, raw: Raw): void {
+  // An empty language is no language: the parser would have no locale to load.
+  if (settings.nlpLanguage === '') settings.nlpLanguage = defaultTaskNotesSettings().nlpLanguage;
+  const triggers = parseTriggers(raw.nlpTriggers);
+  if (triggers) settings.nlpTriggers = triggers;
+  const calendar = raw.calendarViewSettings;
+  if (isRecord(calendar) && typeof calendar.locale === 'string') {
+    settings.calendarViewSettings.locale = calendar.locale;
+  }
+  if (isRecord(raw.commandFileMapping)) {
+    for (const [command, file] of Object.entries(raw.commandFileMapping)) {
+      if (typeof file === 'string') settings.commandFileMapping[command] = file;
+    }
+  }
+  if (Array.isArray(raw.defaultVisibleProperties)) {
+    settings.defaultVisibleProperties = raw.defaultVisibleProperties.filter(
+      (p): p is string => typeof p === 'string',
+    );
+  }
+}
+
+/** A trigger list replaces the defaults as a whole; malformed entries are dropped. */
+function parseTriggers(raw: unknown): NLPTriggersConfig | undefined {
+  if (!isRecord(raw) || !Array.isArray(raw.triggers)) return undefined;
+  const triggers: PropertyTriggerConfig[] = raw.triggers
+    .filter(isRecord)
+    .flatMap((t) =>
+      typeof t.propertyId === 'string' && typeof t.trigger === 'string' && t.trigger !== ''
+        ? [{ propertyId: t.propertyId, trigger: t.trigger, enabled: t.enabled !== false }]
+        : [],
+    );
+  return { triggers };
 }
 
 const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
@@ -214,7 +314,7 @@ const num = (v: unknown, fallback = 0): number =>
 
 function parseStatuses(raw: unknown): StatusConfig[] {
   if (!Array.isArray(raw)) return [];
-  return raw.filter(isObject).flatMap((s, index) => {
+  return raw.filter(isRecord).flatMap((s, index) => {
     const value = str(s.value);
     if (value === '') return [];
     const config: StatusConfig = {
@@ -237,7 +337,7 @@ function parseStatuses(raw: unknown): StatusConfig[] {
 
 function parsePriorities(raw: unknown): PriorityConfig[] {
   if (!Array.isArray(raw)) return [];
-  return raw.filter(isObject).flatMap((p, index) => {
+  return raw.filter(isRecord).flatMap((p, index) => {
     const value = str(p.value);
     if (value === '') return [];
     const config: PriorityConfig = {
@@ -256,7 +356,7 @@ const USER_FIELD_TYPES: readonly UserFieldType[] = ['text', 'number', 'date', 'b
 
 function parseUserFields(raw: unknown): UserField[] {
   if (!Array.isArray(raw)) return [];
-  return raw.filter(isObject).flatMap((f) => {
+  return raw.filter(isRecord).flatMap((f) => {
     const key = str(f.key).trim();
     if (key === '') return [];
     const type = USER_FIELD_TYPES.includes(f.type as UserFieldType) ? (f.type as UserFieldType) : 'text';

@@ -7,6 +7,7 @@
 import { invalid } from '../errors.js';
 import { pathPatternValues, renderPathPattern } from './path-pattern.js';
 import { toFieldKeys, type RoleMapping } from './role-mapping.js';
+import { isRecord } from '../is-record.js';
 
 export interface TaskTypeDefinition {
   path_pattern?: string;
@@ -25,9 +26,6 @@ const hasValue = (value: unknown): boolean =>
   value !== null &&
   !(typeof value === 'string' && value.trim() === '') &&
   !(Array.isArray(value) && value.length === 0);
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Sets what a `match.where` condition requires of a new note, without overriding given values. */
 function satisfyCondition(fm: Record<string, unknown>, field: string, condition: unknown): void {

@@ -8,6 +8,7 @@ import { invalid } from '../errors.js';
 import { parseDateToUTC } from '../dates/parse.js';
 import type { TimeEntry } from '../tasks/task-info.js';
 import { entryMinutes } from './entries.js';
+import { isRecord } from '../is-record.js';
 
 export type TimeEntryIssue =
   | 'invalid_time_entries'
@@ -32,9 +33,6 @@ export function parseInstant(value: unknown, code: string): Date {
     throw invalid(code);
   }
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const isBlank = (v: unknown): boolean => v === undefined || v === null || v === '';
 

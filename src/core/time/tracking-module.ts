@@ -9,7 +9,7 @@
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../logger.js';
-import { DEFAULT_POMODORO_SETTINGS } from '../pomodoro/model.js';
+import { pomodoroSettingsOf } from '../pomodoro/model.js';
 import { PomodoroService } from '../pomodoro/pomodoro-service.js';
 import { ReminderBookkeeping } from '../reminders/bookkeeping.js';
 import { ReminderScheduler } from '../reminders/reminder-scheduler.js';
@@ -39,8 +39,8 @@ export async function createTracking(deps: {
     clock,
     events,
     log,
-    // The vault's data.json pomodoro settings are not read yet; the TaskNotes defaults apply.
-    settings: () => DEFAULT_POMODORO_SETTINGS,
+    // Read at each transition, so an edit of data.json applies from the next session on.
+    settings: () => pomodoroSettingsOf(tasks.settings()),
     tasks: {
       find: (taskPath) => tasks.find(taskPath),
       startTracking: async (taskPath) => void (await time.start(taskPath)),

@@ -5,6 +5,7 @@
  * logged it).
  */
 import type { VaultFileReader } from './vault-reader.js';
+import { isRecord } from '../is-record.js';
 
 export interface TransformResult {
   /** What is sent: the transformed payload, or the original one on failure. */
@@ -45,7 +46,7 @@ export async function applyTransform(
   } catch (err) {
     return fallback(`Invalid JSON in template file '${file}': ${(err as Error).message}`);
   }
-  if (!isPlainObject(templates)) {
+  if (!isRecord(templates)) {
     return fallback(`Invalid JSON in template file '${file}': expected an object with event templates`);
   }
   const template = pick(templates, event) ?? pick(templates, 'default');
@@ -68,7 +69,7 @@ function pick(templates: Record<string, unknown>, key: string): unknown {
 export function interpolate(template: unknown, root: unknown): unknown {
   if (typeof template === 'string') return substitute(template, root);
   if (Array.isArray(template)) return template.map((item) => interpolate(item, root));
-  if (isPlainObject(template)) {
+  if (isRecord(template)) {
     // fromEntries defines own properties, so a template key "__proto__" stays a plain key.
     return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, interpolate(v, root)]));
   }
@@ -92,15 +93,11 @@ export function resolve(root: unknown, path: string): unknown {
     if (Array.isArray(current)) {
       if (!/^\d+$/.test(part)) return undefined;
       current = current[Number(part)];
-    } else if (isPlainObject(current)) {
+    } else if (isRecord(current)) {
       current = Object.hasOwn(current, part) ? current[part] : undefined;
     } else {
       return undefined;
     }
   }
   return current;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -23,7 +23,8 @@ const ProviderStatus = Type.Union([
   }),
 ]);
 
-const Subscription = Type.Object({
+/** An ICS subscription with its fetch state (also what the settings page's routes return). */
+export const SubscriptionSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   type: Type.Union([Type.Literal('remote'), Type.Literal('local')]),
@@ -83,7 +84,7 @@ export const calendarRoutes: RouteSpec[] = [
     url: '/api/calendars/subscriptions',
     summary: 'ICS subscriptions',
     tags: T,
-    responses: { 200: Type.Object({ subscriptions: Type.Array(Subscription) }) },
+    responses: { 200: Type.Object({ subscriptions: Type.Array(SubscriptionSchema) }) },
     handler: async (_input, ctx) => ok({ subscriptions: await ctx.services.calendars.listSubscriptions() }),
   }),
   defineRoute({

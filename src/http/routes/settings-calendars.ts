@@ -5,6 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { defineRoute, MessageData, ok, type RouteSpec } from '../route.js';
+import { SubscriptionSchema as Subscription } from './calendars.js';
 
 const T = ['settings'];
 const BASE = '/settings-api/calendars/subscriptions';
@@ -12,21 +13,6 @@ const Params = Type.Object({ id: Type.String() });
 const Body = Type.Record(Type.String(), Type.Unknown(), {
   errorMessage: 'Subscription must be a JSON object',
 });
-const Subscription = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    type: Type.Union([Type.Literal('remote'), Type.Literal('local')]),
-    url: Type.Optional(Type.String()),
-    filePath: Type.Optional(Type.String()),
-    color: Type.String(),
-    enabled: Type.Boolean(),
-    refreshInterval: Type.Number(),
-    lastFetched: Type.Union([Type.String(), Type.Null()]),
-    lastError: Type.Union([Type.String(), Type.Null()]),
-  },
-  { additionalProperties: true },
-);
 
 export const settingsCalendarRoutes: RouteSpec[] = [
   defineRoute({

@@ -1,10 +1,11 @@
 /** The "Add subscription" / "Edit subscription" dialog for an ICS calendar feed. */
 import { useState } from 'preact/hooks';
+import { useFormSubmit } from '../use-form-submit.js';
 import { useUniqueId } from '../use-unique-id.js';
-import { messageOf } from '../api.js';
 import type { Subscription } from '../types.js';
-import { checkSubscription, hasErrors, type FieldErrors, type SubscriptionDraft } from '../validate.js';
+import { checkSubscription, type SubscriptionDraft } from '../validate.js';
 import { Dialog } from './dialog.js';
+import { FormFooter } from './form-footer.js';
 import { Switch } from './switch.js';
 import { TextField } from './text-field.js';
 
@@ -13,8 +14,6 @@ export interface SubscriptionFormProps {
   onSubmit: (draft: SubscriptionDraft) => Promise<void>;
   onClose: () => void;
 }
-
-type Field = 'name' | 'url' | 'filePath' | 'refreshInterval';
 
 export function SubscriptionForm({ initial, onSubmit, onClose }: SubscriptionFormProps) {
   const [draft, setDraft] = useState<SubscriptionDraft>({
@@ -26,30 +25,13 @@ export function SubscriptionForm({ initial, onSubmit, onClose }: SubscriptionFor
     enabled: initial?.enabled ?? true,
     refreshInterval: String(initial?.refreshInterval ?? 60),
   });
-  const [errors, setErrors] = useState<FieldErrors<Field>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const sourceName = useUniqueId('source');
   const patch = (change: Partial<SubscriptionDraft>) => setDraft((d) => ({ ...d, ...change }));
-
-  const submit = async (e: Event): Promise<void> => {
-    e.preventDefault();
-    const found = checkSubscription(draft);
-    setErrors(found);
-    setFailure(null);
-    if (hasErrors(found)) {
-      const form = e.currentTarget as HTMLFormElement;
-      form.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus();
-      return;
-    }
-    setBusy(true);
-    try {
-      await onSubmit(draft);
-    } catch (err) {
-      setFailure(messageOf(err));
-      setBusy(false);
-    }
-  };
+  const { errors, failure, busy, submit } = useFormSubmit(
+    () => checkSubscription(draft),
+    () => onSubmit(draft),
+    (_found, form) => form.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus(),
+  );
 
   return (
     <Dialog title={initial ? 'Edit subscription' : 'Add subscription'} onClose={onClose} class="wide">
@@ -123,19 +105,12 @@ export function SubscriptionForm({ initial, onSubmit, onClose }: SubscriptionFor
           />
         </div>
         <Switch label="Enabled" checked={draft.enabled} onChange={(enabled) => patch({ enabled })} />
-        {failure && (
-          <p class="error" role="alert">
-            {failure}
-          </p>
-        )}
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" class="button primary" disabled={busy}>
-            {initial ? 'Save changes' : 'Add subscription'}
-          </button>
-        </div>
+        <FormFooter
+          failure={failure}
+          busy={busy}
+          submitLabel={initial ? 'Save changes' : 'Add subscription'}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );

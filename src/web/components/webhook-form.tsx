@@ -3,11 +3,12 @@
  * file and the custom-headers switch, checked before sending with the reference UI's messages.
  */
 import { useRef, useState } from 'preact/hooks';
+import { useFormSubmit } from '../use-form-submit.js';
 import { useUniqueId } from '../use-unique-id.js';
-import { messageOf } from '../api.js';
 import type { Webhook } from '../types.js';
-import { checkWebhook, hasErrors, type FieldErrors, type WebhookDraft } from '../validate.js';
+import { checkWebhook, type WebhookDraft } from '../validate.js';
 import { Dialog } from './dialog.js';
+import { FormFooter } from './form-footer.js';
 import { Switch } from './switch.js';
 import { TextField } from './text-field.js';
 
@@ -26,9 +27,6 @@ export function WebhookForm({ initial, eventNames, onSubmit, onClose }: WebhookF
     transformFile: initial?.transformFile ?? '',
     corsHeaders: initial?.corsHeaders ?? true,
   });
-  const [errors, setErrors] = useState<FieldErrors<'url' | 'events' | 'transformFile'>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const urlRef = useRef<HTMLInputElement>(null);
   const eventsRef = useRef<HTMLFieldSetElement>(null);
   const baseId = useUniqueId('webhook-form');
@@ -39,25 +37,15 @@ export function WebhookForm({ initial, eventNames, onSubmit, onClose }: WebhookF
   const toggleEvent = (name: string, on: boolean) =>
     patch({ events: on ? [...draft.events, name] : draft.events.filter((e) => e !== name) });
 
-  const submit = async (e: Event): Promise<void> => {
-    e.preventDefault();
-    const found = checkWebhook(draft);
-    setErrors(found);
-    setFailure(null);
-    if (hasErrors(found)) {
-      // Send the keyboard to the first field that needs fixing.
+  const { errors, failure, busy, submit } = useFormSubmit(
+    () => checkWebhook(draft),
+    () => onSubmit({ ...draft, url: draft.url.trim(), transformFile: draft.transformFile.trim() }),
+    // Send the keyboard to the first field that needs fixing.
+    (found) => {
       if (found.url) urlRef.current?.focus();
       else if (found.events) eventsRef.current?.querySelector('input')?.focus();
-      return;
-    }
-    setBusy(true);
-    try {
-      await onSubmit({ ...draft, url: draft.url.trim(), transformFile: draft.transformFile.trim() });
-    } catch (err) {
-      setFailure(messageOf(err));
-      setBusy(false);
-    }
-  };
+    },
+  );
 
   return (
     <Dialog title={initial ? 'Edit webhook' : 'Add webhook'} onClose={onClose} class="wide">
@@ -129,19 +117,12 @@ export function WebhookForm({ initial, eventNames, onSubmit, onClose }: WebhookF
           Sends X-Service-Event, X-Service-Signature and X-Service-Delivery-ID. Without them the receiver
           cannot verify the signature.
         </p>
-        {failure && (
-          <p class="error" role="alert">
-            {failure}
-          </p>
-        )}
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" class="button primary" disabled={busy}>
-            {initial ? 'Save changes' : 'Add webhook'}
-          </button>
-        </div>
+        <FormFooter
+          failure={failure}
+          busy={busy}
+          submitLabel={initial ? 'Save changes' : 'Add webhook'}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );

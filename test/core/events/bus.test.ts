@@ -4,21 +4,9 @@ import { EventBus } from '../../../src/core/events/bus.js';
 import { EVENT_NAMES, isEventName } from '../../../src/core/events/catalogue.js';
 import type { Logger } from '../../../src/core/logger.js';
 import { ManualClock } from '../../helpers/manual-clock.js';
+import { sampleTask } from '../../helpers/sample-task.js';
 
-const task = {
-  id: 'a.md',
-  path: 'a.md',
-  title: 'A',
-  status: 'open',
-  priority: 'normal',
-  archived: false,
-  tags: ['task'],
-  contexts: [],
-  projects: [],
-  totalTrackedTime: 0,
-  isBlocked: false,
-  isBlocking: false,
-};
+const task = sampleTask();
 
 describe('event catalogue', () => {
   it('has the 14 seed event names', () => {

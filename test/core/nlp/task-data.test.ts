@@ -3,14 +3,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { nlpSettingsFrom } from '../../../src/core/nlp/nlp-settings.js';
 import { buildTaskData } from '../../../src/core/nlp/task-data.js';
+import { mergeTaskNotesSettings } from '../../../src/core/tasks/tasknotes-settings.js';
 
 describe('buildTaskData', () => {
-  const settings = nlpSettingsFrom({
-    userFields: [
-      { id: 'f1', key: 'assignee', displayName: 'Assignee', type: 'list' },
-      { id: 'f2', key: 'billable', displayName: 'Billable', type: 'boolean' },
-    ],
-  });
+  const settings = nlpSettingsFrom(
+    mergeTaskNotesSettings({
+      userFields: [
+        { id: 'f1', key: 'assignee', displayName: 'Assignee', type: 'list' },
+        { id: 'f2', key: 'billable', displayName: 'Billable', type: 'boolean' },
+      ],
+    }),
+  );
 
   it('applies defaults, joins list user fields and normalises tags', () => {
     const data = buildTaskData(

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { EventBus, type DomainEvent } from '../../../src/core/events/bus.js';
 import { silentLogger } from '../../../src/core/logger.js';
-import { DEFAULT_POMODORO_SETTINGS, type PomodoroSettings } from '../../../src/core/pomodoro/model.js';
+import { pomodoroSettingsOf, type PomodoroSettings } from '../../../src/core/pomodoro/model.js';
+import { defaultTaskNotesSettings } from '../../../src/core/tasks/tasknotes-settings.js';
 import { PomodoroService, type PomodoroTaskPort } from '../../../src/core/pomodoro/pomodoro-service.js';
 import type { TaskInfo } from '../../../src/core/tasks/task-info.js';
 import { ManualClock } from '../../helpers/manual-clock.js';
@@ -31,7 +32,7 @@ function fixture(dataDir: string, clock: ManualClock, settings: Partial<Pomodoro
       events: bus,
       log: silentLogger,
       tasks,
-      settings: () => ({ ...DEFAULT_POMODORO_SETTINGS, ...settings }),
+      settings: () => ({ ...pomodoroSettingsOf(defaultTaskNotesSettings()), ...settings }),
     });
   const names = (): string[] => events.map((e) => e.name);
   // Transitions finish with a real file save, so wait for their event rather than a fixed tick.

@@ -1,6 +1,7 @@
 /** Task and settings builders shared by the query engine tests. */
 import type { TaskInfo } from '../../../src/core/tasks/task-info.js';
 import type { QueryEnv, QuerySettings } from '../../../src/core/query/types.js';
+import { sampleTask } from '../../helpers/sample-task.js';
 
 export const SETTINGS: QuerySettings = {
   statuses: [
@@ -25,21 +26,7 @@ export const SETTINGS: QuerySettings = {
 };
 
 export function task(path: string, fields: Partial<TaskInfo> & Record<string, unknown> = {}): TaskInfo {
-  return {
-    id: path,
-    path,
-    title: path.replace(/^.*\//, '').replace(/\.md$/, ''),
-    status: 'open',
-    priority: 'normal',
-    archived: false,
-    tags: ['task'],
-    contexts: [],
-    projects: [],
-    totalTrackedTime: 0,
-    isBlocked: false,
-    isBlocking: false,
-    ...fields,
-  };
+  return sampleTask({ id: path, path, title: path.replace(/^.*\//, '').replace(/\.md$/, ''), ...fields });
 }
 
 /** 2026-03-10 12:00 local time. */

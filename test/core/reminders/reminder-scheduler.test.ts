@@ -9,27 +9,14 @@ import { ReminderBookkeeping } from '../../../src/core/reminders/bookkeeping.js'
 import { ReminderScheduler } from '../../../src/core/reminders/reminder-scheduler.js';
 import type { TaskInfo } from '../../../src/core/tasks/task-info.js';
 import { ManualClock } from '../../helpers/manual-clock.js';
+import { sampleTask } from '../../helpers/sample-task.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const START = Date.UTC(2026, 0, 15, 9, 0, 0);
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 function makeTask(path: string, extra: Partial<TaskInfo> = {}): TaskInfo {
-  return {
-    id: path,
-    path,
-    title: path.replace('.md', ''),
-    status: 'open',
-    priority: 'normal',
-    archived: false,
-    tags: [],
-    contexts: [],
-    projects: [],
-    totalTrackedTime: 0,
-    isBlocked: false,
-    isBlocking: false,
-    ...extra,
-  };
+  return sampleTask({ id: path, path, title: path.replace('.md', ''), tags: [], ...extra });
 }
 
 /** A vault index stand-in plus a bus; `change` updates a task and emits like the task service. */

@@ -5,26 +5,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TaskInfo } from '../../../src/core/tasks/task-info.js';
 import { activeSessions, summaryRange, taskTimeReport, timeSummary } from '../../../src/core/time/summary.js';
+import { sampleTask } from '../../helpers/sample-task.js';
 
 // Thursday 2026-01-15 09:00 local (+10:00) = 2026-01-14T23:00Z.
 const NOW = Date.parse('2026-01-15T09:00:00+10:00');
 
 function task(path: string, extra: Partial<TaskInfo> = {}): TaskInfo {
-  return {
-    id: path,
-    path,
-    title: path.replace(/\.md$/, ''),
-    status: 'open',
-    priority: 'normal',
-    archived: false,
-    tags: ['task'],
-    contexts: [],
-    projects: [],
-    totalTrackedTime: 0,
-    isBlocked: false,
-    isBlocking: false,
-    ...extra,
-  };
+  return sampleTask({ id: path, path, title: path.replace(/\.md$/, ''), ...extra });
 }
 
 const at = (local: string): string => new Date(Date.parse(`${local}+10:00`)).toISOString();
