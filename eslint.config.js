@@ -35,7 +35,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/core/events/bus*'], message: 'HTTP code must not emit events; call a service.' }] },
+        {
+          patterns: [
+            { group: ['**/core/events/bus*'], message: 'HTTP code must not emit events; call a service.' },
+          ],
+        },
       ],
     },
   },
@@ -48,7 +52,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['**/http/**', '**/cli/**', '**/web/**'], message: 'core/ must not import adapters.' },
-            { group: ['**/core/tasks/*', '../tasks/*', '!../tasks/task-info*'], message: 'webhooks only see events.' },
+            {
+              group: ['**/core/tasks/*', '../tasks/*', '!../tasks/task-info*'],
+              message: 'webhooks only see events.',
+            },
           ],
         },
       ],

@@ -50,8 +50,8 @@ describe('server lifecycle', () => {
           () => null, // connections refused after the server stopped accepting
         ),
       );
-      // Let the first requests reach the server, then ask it to stop while the rest are in flight.
-      await new Promise((r) => setTimeout(r, 30));
+      // Ask it to stop as soon as the first write is acknowledged, with the others still in flight.
+      await writes[0];
       const stopAsked = Date.now();
       const exit = server.stop('SIGTERM');
       const results = await Promise.all(writes);

@@ -9,15 +9,15 @@ import type { Clock } from '../clock.js';
 import { invalid } from '../errors.js';
 import type { TaskInfo } from '../tasks/task-info.js';
 import type { CreateOptions, TaskCreateInput } from '../tasks/task-service.js';
+import type { TaskNotesSettings } from '../tasks/tasknotes-settings.js';
 import { nlpSettingsFrom, type NlpSettings } from './nlp-settings.js';
-import type { PluginExtras } from './plugin-extras.js';
 import { buildTaskData } from './task-data.js';
 import { TaskParser, type ParsedTask } from './task-parser.js';
 
 /** What the NLP service needs from the task service. */
 export interface NlpTaskPort {
-  /** Effective TaskNotes settings, with the plugin's key names. */
-  settings(): object;
+  /** Effective TaskNotes settings (reloaded when data.json changes). */
+  settings(): TaskNotesSettings;
   create(input: TaskCreateInput, options?: CreateOptions): Promise<TaskInfo>;
 }
 
@@ -43,8 +43,6 @@ export class NlpService {
 
   constructor(
     private readonly tasks: NlpTaskPort,
-    /** The parser settings the task service does not model (language, triggers). */
-    private readonly extras: () => Promise<PluginExtras>,
     private readonly clock: Clock,
   ) {}
 
@@ -75,9 +73,12 @@ export class NlpService {
   }
 
   private async current(): Promise<{ parser: TaskParser; settings: NlpSettings }> {
-    const settings = nlpSettingsFrom({ ...this.tasks.settings(), ...(await this.extras()) });
+    const settings = nlpSettingsFrom(this.tasks.settings());
     const key = JSON.stringify(settings);
-    if (this.cached?.key !== key) this.cached = { key, settings, parser: new TaskParser(settings) };
+    if (this.cached?.key !== key) {
+      const parser = await TaskParser.create(settings);
+      this.cached = { key, settings, parser };
+    }
     return this.cached;
   }
 }

@@ -28,10 +28,15 @@ export const reminderKey = (task: string, reminder: string, fireTime: number): s
   JSON.stringify([task, reminder, fireTime]);
 
 export class ReminderBookkeeping {
+  /** Keys per task path: planning looks a task's records up once per task and startup plans every task. */
+  private readonly byTask = new Map<string, Set<string>>();
+
   private constructor(
     private readonly file: JsonStateFile<typeof FileSchema>,
     private readonly records: Map<string, HandledReminder>,
-  ) {}
+  ) {
+    for (const [key, r] of records) this.index(key, r.task);
+  }
 
   static async open(dataDir: string): Promise<ReminderBookkeeping> {
     const file = new JsonStateFile(path.join(dataDir, 'reminders.json'), FileSchema);
@@ -46,36 +51,57 @@ export class ReminderBookkeeping {
   }
 
   record(entry: HandledReminder): Promise<void> {
-    this.records.set(reminderKey(entry.task, entry.reminder, Date.parse(entry.fireTime)), entry);
+    this.set(reminderKey(entry.task, entry.reminder, Date.parse(entry.fireTime)), entry);
     return this.save();
   }
 
   /** Keys recorded for one task. */
   keysOf(task: string): string[] {
-    return [...this.records].filter(([, r]) => r.task === task).map(([key]) => key);
+    return [...(this.byTask.get(task) ?? [])];
   }
 
   /** Drops records (their reminder no longer exists); returns whether anything changed. */
   forget(keys: Iterable<string>): boolean {
     let changed = false;
-    for (const key of keys) changed = this.records.delete(key) || changed;
+    for (const key of keys) changed = this.delete(key) || changed;
     return changed;
   }
 
   /** Moves a renamed task's records to its new path. */
   rename(from: string, to: string): boolean {
-    const moved = [...this.records.values()].filter((r) => r.task === from);
-    for (const r of moved) {
-      this.records.delete(reminderKey(r.task, r.reminder, Date.parse(r.fireTime)));
-      const next = { ...r, task: to };
-      this.records.set(reminderKey(to, r.reminder, Date.parse(r.fireTime)), next);
+    const keys = this.keysOf(from);
+    for (const key of keys) {
+      const r = this.records.get(key)!;
+      this.delete(key);
+      this.set(reminderKey(to, r.reminder, Date.parse(r.fireTime)), { ...r, task: to });
     }
-    return moved.length > 0;
+    return keys.length > 0;
   }
 
   /** Task paths that have records. */
   tasks(): Set<string> {
-    return new Set([...this.records.values()].map((r) => r.task));
+    return new Set(this.byTask.keys());
+  }
+
+  private set(key: string, entry: HandledReminder): void {
+    this.records.set(key, entry);
+    this.index(key, entry.task);
+  }
+
+  private index(key: string, task: string): void {
+    let keys = this.byTask.get(task);
+    if (!keys) this.byTask.set(task, (keys = new Set()));
+    keys.add(key);
+  }
+
+  private delete(key: string): boolean {
+    const r = this.records.get(key);
+    if (!r) return false;
+    this.records.delete(key);
+    const keys = this.byTask.get(r.task);
+    keys?.delete(key);
+    if (keys?.size === 0) this.byTask.delete(r.task);
+    return true;
   }
 
   save(): Promise<void> {

@@ -47,6 +47,8 @@ interface Armed {
 
 export class ReminderScheduler {
   private readonly armed = new Map<string, Armed>();
+  /** Armed keys per task path, so planning one task does not walk every armed reminder. */
+  private readonly armedByTask = new Map<string, Set<string>>();
   private readonly unsubscribe: Array<() => void> = [];
 
   constructor(private readonly options: ReminderSchedulerOptions) {}
@@ -85,6 +87,7 @@ export class ReminderScheduler {
     for (const off of this.unsubscribe.splice(0)) off();
     for (const { timer } of this.armed.values()) timer.cancel();
     this.armed.clear();
+    this.armedByTask.clear();
     return this.options.bookkeeping.flush();
   }
 
@@ -111,11 +114,8 @@ export class ReminderScheduler {
   private plan(task: TaskInfo): void {
     const { bookkeeping, clock } = this.options;
     const wanted = this.planned(task);
-    for (const [key, armed] of this.armed) {
-      if (armed.task === task.path && !wanted.has(key)) {
-        armed.timer.cancel();
-        this.armed.delete(key);
-      }
+    for (const key of this.armedByTask.get(task.path) ?? []) {
+      if (!wanted.has(key)) this.disarm(key);
     }
     // Records of reminders that were removed or moved; keeps the file bounded by the vault.
     if (bookkeeping.forget(bookkeeping.keysOf(task.path).filter((k) => !wanted.has(k)))) this.persist();
@@ -125,7 +125,7 @@ export class ReminderScheduler {
       if (bookkeeping.has(key) || this.armed.has(key)) continue;
       if (item.fireTime > now) {
         const timer = clock.setTimer(item.fireTime - now, () => this.due(key, item));
-        this.armed.set(key, { task: item.task, timer });
+        this.arm(key, { task: item.task, timer });
       } else if (now - item.fireTime <= CATCH_UP_WINDOW_MS) {
         this.fire(key, item);
       } else {
@@ -138,8 +138,26 @@ export class ReminderScheduler {
     }
   }
 
-  private due(key: string, item: Planned): void {
+  private arm(key: string, armed: Armed): void {
+    this.armed.set(key, armed);
+    let keys = this.armedByTask.get(armed.task);
+    if (!keys) this.armedByTask.set(armed.task, (keys = new Set()));
+    keys.add(key);
+  }
+
+  /** Cancels an armed timer (no-op when it already fired) and forgets it. */
+  private disarm(key: string): void {
+    const armed = this.armed.get(key);
+    if (!armed) return;
+    armed.timer.cancel();
     this.armed.delete(key);
+    const keys = this.armedByTask.get(armed.task);
+    keys?.delete(key);
+    if (keys?.size === 0) this.armedByTask.delete(armed.task);
+  }
+
+  private due(key: string, item: Planned): void {
+    this.disarm(key);
     this.fire(key, item);
   }
 
@@ -185,11 +203,7 @@ export class ReminderScheduler {
   }
 
   private forgetTimers(taskPath: string): void {
-    for (const [key, armed] of this.armed) {
-      if (armed.task !== taskPath) continue;
-      armed.timer.cancel();
-      this.armed.delete(key);
-    }
+    for (const key of this.armedByTask.get(taskPath) ?? []) this.disarm(key);
   }
 
   private persist(): void {

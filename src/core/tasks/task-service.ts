@@ -65,6 +65,9 @@ export interface TaskServiceOptions {
 type TaskRecord = NoteRecord<ParsedNote>;
 type EventMode = 'auto' | 'archive' | 'none';
 
+/** Bump when parsing or identification changes what a note parses to (invalidates index snapshots). */
+const NOTE_FORMAT_VERSION = 1;
+
 /** Lock key serializing the choice of new note paths (NUL never occurs in a vault path). */
 const PATH_CLAIMS = '\u0000paths';
 
@@ -97,6 +100,12 @@ export class TaskService {
       parse: (rel, text) => this.parseTask(rel, text),
       watchFiles: [TASKNOTES_DATA_JSON],
       stabilityMs: options.stabilityMs,
+      // Parse results depend on the note-format code and on the settings (identification,
+      // excluded folders): both are part of the key, so a change of either re-parses everything.
+      snapshot: {
+        file: path.join(options.dataDir, 'index-snapshot.json'),
+        key: () => `${NOTE_FORMAT_VERSION}:${JSON.stringify(this.current)}`,
+      },
     });
     this.store.onExternalChange((change) => this.onExternalChange(change));
     this.store.onWatchedFileChange(() => this.reloadSettings());
@@ -123,6 +132,12 @@ export class TaskService {
   /** Every task, sorted by path, in the read shape without details. Treat the objects as read-only. */
   list(): TaskInfo[] {
     return [...this.views().list];
+  }
+
+  /** One page of `list()` and the total, without copying the whole list. */
+  page(offset: number, limit: number): { tasks: TaskInfo[]; total: number } {
+    const { list } = this.views();
+    return { tasks: list.slice(offset, offset + limit), total: list.length };
   }
 
   /** Index lookup of a task by id (vault-relative path), without details. */

@@ -35,28 +35,43 @@ export function isCandidateNote(policy: VaultPathPolicy, rel: string): boolean {
   return true;
 }
 
-/** Every candidate note under the vault root (vault-relative, unsorted). */
-export async function listCandidateNotes(policy: VaultPathPolicy): Promise<string[]> {
-  const out: string[] = [];
+/** Candidate notes and the folders that were entered (vault-relative, unsorted). */
+export interface VaultWalk {
+  notes: string[];
+  /** Every non-ignored folder walked, the start folder included (`''` is the vault root). */
+  folders: string[];
+}
+
+/** Walks the vault (or one folder of it, e.g. a folder created after startup). */
+export async function walkVault(policy: VaultPathPolicy, from = ''): Promise<VaultWalk> {
+  const notes: string[] = [];
+  const folders: string[] = [];
   const walk = async (relDir: string): Promise<void> => {
     let entries;
     try {
       entries = await fs.readdir(path.join(policy.root, relDir), { withFileTypes: true });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return;
       throw err;
     }
+    folders.push(relDir);
     const subdirs: string[] = [];
     for (const entry of entries) {
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isDirectory()) {
         if (!isIgnoredFolder(policy, rel)) subdirs.push(rel);
       } else if (entry.isFile() && isCandidateNote(policy, rel)) {
-        out.push(rel);
+        notes.push(rel);
       }
     }
     await Promise.all(subdirs.map(walk));
   };
-  await walk('');
-  return out;
+  await walk(from);
+  return { notes, folders };
+}
+
+/** Every candidate note under the vault root (vault-relative, unsorted). */
+export async function listCandidateNotes(policy: VaultPathPolicy): Promise<string[]> {
+  return (await walkVault(policy)).notes;
 }

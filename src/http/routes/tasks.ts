@@ -4,7 +4,11 @@ import { invalid } from '../../core/errors.js';
 import { TaskInfoSchema } from '../../core/tasks/task-info.js';
 import type { TaskCreateInput } from '../../core/tasks/task-service.js';
 import { created, defineRoute, IdParams, MessageData, ok, type RouteSpec } from '../route.js';
+import { ResponseCache } from '../response-cache.js';
 import { okWithTasks } from '../task-json.js';
+
+/** Encoded list pages of the current task index: polling clients mostly ask for the same page. */
+const listPages = new ResponseCache();
 
 const T = ['tasks'];
 
@@ -155,13 +159,16 @@ export const taskRoutes: RouteSpec[] = [
       let limit = intParam(query.limit);
       if (!Number.isFinite(limit) || limit < 1) limit = 50;
       limit = Math.min(limit, 200);
-      const all = ctx.services.tasks.list();
-      // Tasks' JSON comes from the per-task cache (the biggest per-request cost of this route).
-      return okWithTasks({
-        tasks: all.slice(offset, offset + limit),
-        pagination: { total: all.length, offset, limit, hasMore: offset + limit < all.length },
-        vault: ctx.services.vaultInfo,
-        note: 'For filtering and advanced queries, use POST /api/tasks/query',
+      const tasks = ctx.services.tasks;
+      return listPages.get(tasks, `${offset}:${limit}`, () => {
+        const { tasks: page, total } = tasks.page(offset, limit);
+        // Tasks' JSON comes from the per-task cache (the biggest per-request cost of this route).
+        return okWithTasks({
+          tasks: page,
+          pagination: { total, offset, limit, hasMore: offset + limit < total },
+          vault: ctx.services.vaultInfo,
+          note: 'For filtering and advanced queries, use POST /api/tasks/query',
+        });
       });
     },
   }),

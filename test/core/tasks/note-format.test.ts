@@ -7,6 +7,7 @@ import {
   serializeNewNote,
   updateNote,
 } from '../../../src/core/tasks/note-format.js';
+import { parseDocument } from 'yaml';
 
 const NOTE = `---
 # leading comment
@@ -132,5 +133,68 @@ describe('updateNote', () => {
       updateNote('plain body\n', [['tags', ['task']]]),
       '---\ntags:\n  - task\n---\n\nplain body\n',
     );
+  });
+});
+
+describe('parseNote agrees with the write-path parser', () => {
+  const TRICKY = `---
+due: 2025-01-15
+scheduled: 2025-01-15T09:30
+dateCreated: 2025-01-01T10:00:00.000+10:00
+time: 12:30
+yes_word: yes
+no_word: no
+on_word: on
+t: true
+f: FALSE
+tilde: ~
+nul: null
+blank:
+zip: 01234
+octal: 0o17
+hex: 0x1F
+bin: 0b101
+int: 42
+neg: -3
+float: 3.50
+exp: 1e3
+inf: .inf
+nan: .nan
+under: 1_000
+version: 1.2.3
+contexts: ["@ctx", '@home']
+projects:
+  - "[[Project A]]"
+  - "[[Folder/Project B]]"
+link: "[[Other]]"
+nested:
+  a: 1
+  b: [x, 'y']
+  c: { d: null }
+quoted: 'It''s "fine"'
+colon: "a: b"
+dup: 1
+dup: 2
+multi: |
+  line 1
+  line 2
+---
+`;
+
+  it('gives the same values as the yaml Document API for a tricky sample', () => {
+    const read = parseNote(TRICKY).frontmatter;
+    const doc = parseDocument(TRICKY.split('---\n')[1]!, { schema: 'core', uniqueKeys: false });
+    assert.deepEqual(read, doc.toJS());
+    assert.equal(read?.zip, 1234);
+    assert.equal(read?.bin, '0b101');
+    assert.equal(read?.yes_word, 'yes');
+    assert.equal(read?.tilde, null);
+    assert.equal(read?.dup, 2);
+    assert.ok(Number.isNaN(read?.nan));
+  });
+
+  it('caps alias expansion as before', () => {
+    const bomb = `---\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n---\n`;
+    assert.throws(() => parseNote(bomb));
   });
 });

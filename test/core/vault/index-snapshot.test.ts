@@ -1,0 +1,95 @@
+/** The persisted index: restarts reuse unchanged entries and never serve stale ones. */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { silentLogger } from '../../../src/core/logger.js';
+import { IndexSnapshot } from '../../../src/core/vault/index-snapshot.js';
+import { VaultStore } from '../../../src/core/vault/vault-store.js';
+import { tempDir, writeFiles } from '../../helpers/temp.js';
+
+describe('index snapshot', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  const file = (): string => path.join(dir, '.data', 'index-snapshot.json');
+  let parsed: string[] = [];
+  let key = 'k1';
+
+  const open = async (): Promise<VaultStore<{ text: string; n: number }>> => {
+    parsed = [];
+    const store = new VaultStore<{ text: string; n: number }>({
+      policy: { root: dir, dataDir: path.join(dir, '.data') },
+      log: silentLogger,
+      parse: (rel, text) => {
+        parsed.push(rel);
+        if (text.startsWith('broken')) throw new Error('broken');
+        return text.startsWith('skip') ? null : { text, n: text.startsWith('nan') ? NaN : 1 };
+      },
+      snapshot: { file: file(), key: () => key },
+    });
+    await store.start();
+    return store;
+  };
+
+  const age = async (rel: string, secondsAgo = 60): Promise<void> => {
+    const t = new Date(Date.now() - secondsAgo * 1000);
+    await utimes(path.join(dir, rel), t, t);
+  };
+
+  before(async () => {
+    ({ dir, cleanup } = await tempDir('index-snapshot-'));
+    await writeFiles(dir, {
+      'A.md': 'aaa',
+      'B.md': 'bbb',
+      'C.md': 'skip me',
+      'D.md': 'broken',
+      'E.md': 'nan value',
+      'Fresh.md': 'fresh',
+    });
+    for (const rel of ['A.md', 'B.md', 'C.md', 'D.md', 'E.md']) await age(rel);
+    const store = await open();
+    await new Promise((r) => setTimeout(r, 2_300));
+    await store.stop();
+    assert.ok(existsSync(file()), 'snapshot written after the scan');
+  });
+  after(() => cleanup());
+
+  it('restarts without re-parsing settled, unchanged notes', async () => {
+    const store = await open();
+    await store.stop();
+    // Broken notes, values JSON cannot carry (NaN) and notes modified just before the scan are re-read.
+    assert.deepEqual(parsed.sort(), ['D.md', 'E.md', 'Fresh.md']);
+    assert.equal(store.get('A.md')?.parsed.text, 'aaa');
+    assert.equal(store.get('C.md'), undefined);
+    assert.ok(Number.isNaN(store.get('E.md')?.parsed.n));
+  });
+
+  it('re-reads a note whose mtime or size changed, even with the same length', async () => {
+    await writeFile(path.join(dir, 'A.md'), 'AAA');
+    await age('A.md', 30);
+    await writeFile(path.join(dir, 'B.md'), 'bbbb');
+    await utimes(path.join(dir, 'B.md'), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const store = await open();
+    await store.stop();
+    assert.equal(store.get('A.md')?.parsed.text, 'AAA');
+    assert.equal(store.get('B.md')?.parsed.text, 'bbbb');
+    assert.ok(parsed.includes('A.md') && parsed.includes('B.md'));
+  });
+
+  it('ignores a snapshot written under another key, and a corrupt one', async () => {
+    key = 'k2';
+    let store = await open();
+    await store.stop();
+    assert.ok(parsed.includes('C.md'));
+    await writeFile(file(), '{"format":1,"key":"k2","rows":[[');
+    store = await open();
+    await store.stop();
+    assert.equal(store.get('A.md')?.parsed.text, 'AAA');
+    assert.ok(parsed.includes('C.md'));
+  });
+
+  it('loads nothing from a missing file', () => {
+    assert.equal(new IndexSnapshot(path.join(dir, 'nope.json')).load('k').size, 0);
+  });
+});

@@ -1,0 +1,91 @@
+/** The folder watcher, through VaultStore: external creates, edits, atomic saves, folder moves, own writes. */
+import assert from 'node:assert/strict';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { silentLogger as silent } from '../../../src/core/logger.js';
+import { VaultStore, type NoteChange } from '../../../src/core/vault/vault-store.js';
+import { tempDir, writeFiles } from '../../helpers/temp.js';
+
+/** Every `.md` note is indexed with its text as the parsed value. */
+const parse = (_rel: string, text: string): string => text;
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > 2_000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('vault watcher', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let store: VaultStore<string>;
+  let changes: Array<NoteChange<string>>;
+  let files: string[];
+
+  beforeEach(async () => {
+    ({ dir, cleanup } = await tempDir('vault-watcher-'));
+    await writeFiles(dir, { 'A.md': 'a', 'Sub/B.md': 'b', '.obsidian/plugins/x/data.json': '{}' });
+    store = new VaultStore({
+      policy: { root: dir, dataDir: path.join(dir, '.data') },
+      log: silent,
+      parse,
+      watchFiles: ['.obsidian/plugins/x/data.json'],
+      stabilityMs: 20,
+    });
+    changes = [];
+    files = [];
+    store.onExternalChange((c) => changes.push(c));
+    store.onWatchedFileChange((rel) => files.push(rel));
+    await store.start();
+  });
+  afterEach(async () => {
+    await store.stop();
+    await cleanup();
+  });
+
+  const kinds = (): string[] =>
+    changes.map((c) => `${c.kind} ${c.kind === 'removed' ? c.before.rel : c.after.rel}`);
+
+  it('reports in-place edits and atomic saves (rename over the note) as changes', async () => {
+    await writeFile(path.join(dir, 'A.md'), 'a2');
+    await until(() => store.get('A.md')?.parsed === 'a2', 'in-place edit');
+    await writeFile(path.join(dir, 'Sub/.B.md.tmp'), 'b2');
+    await rename(path.join(dir, 'Sub/.B.md.tmp'), path.join(dir, 'Sub/B.md'));
+    await until(() => store.get('Sub/B.md')?.parsed === 'b2', 'atomic save');
+    assert.deepEqual(kinds(), ['changed A.md', 'changed Sub/B.md']);
+  });
+
+  it('watches folders created later and forgets removed ones', async () => {
+    await mkdir(path.join(dir, 'New/Deep'), { recursive: true });
+    await writeFile(path.join(dir, 'New/Deep/C.md'), 'c');
+    await until(() => store.get('New/Deep/C.md') !== undefined, 'note in a new folder');
+    await writeFile(path.join(dir, 'New/Deep/C.md'), 'c2');
+    await until(() => store.get('New/Deep/C.md')?.parsed === 'c2', 'edit in the new folder');
+    await rename(path.join(dir, 'New'), path.join(dir, 'Moved'));
+    await until(() => store.get('Moved/Deep/C.md') !== undefined && !store.get('New/Deep/C.md'), 'folder rename');
+    await rm(path.join(dir, 'Moved'), { recursive: true });
+    await until(() => !store.get('Moved/Deep/C.md'), 'folder removal');
+    for (const k of ['added New/Deep/C.md', 'removed New/Deep/C.md', 'added Moved/Deep/C.md', 'removed Moved/Deep/C.md']) {
+      assert.ok(kinds().includes(k), `${k} in ${kinds().join(', ')}`);
+    }
+  });
+
+  it('does not report its own writes, and reports extra watched files', async () => {
+    await store.withLock('A.md', () => store.write('A.md', 'mine'));
+    await writeFile(path.join(dir, '.obsidian/plugins/x/data.json'), '{"a":1}');
+    await until(() => files.length > 0, 'data.json change');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(changes, []);
+    assert.equal(store.get('A.md')?.parsed, 'mine');
+    assert.deepEqual([...new Set(files)], ['.obsidian/plugins/x/data.json']);
+  });
+
+  it('ignores hidden folders and non-note files', async () => {
+    await writeFiles(dir, { '.trash/D.md': 'd', 'E.txt': 'e', '.obsidian/F.md': 'f' });
+    await new Promise((r) => setTimeout(r, 150));
+    assert.deepEqual(changes, []);
+  });
+});
