@@ -1,7 +1,7 @@
 /**
  * Task serving on a generated 10,000-task vault, each figure beside a baseline measured in the
  * same run on the same machine:
- * - cold start of the built server (`node dist/src/cli/main.js serve`) to the first answered
+ * - cold start of the built server (`node dist/bin/taskdown.js serve`) to the first answered
  *   request, against a fresh process that only reads and YAML-parses every note (with the parser
  *   the server uses); first start (empty data dir) and restart (index snapshot in the data dir);
  * - `GET /api/tasks?limit=50` throughput (keep-alive, concurrent), against bare node:http
@@ -25,7 +25,7 @@ import { msSince, summarize } from '../lib/stats.js';
 import { EDIT_TARGET, EDIT_TARGET_TEXT, generateVault } from '../lib/vault-generator.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = path.join(ROOT, 'dist/src/cli/main.js');
+const CLI = path.join(ROOT, 'dist/bin/taskdown.js');
 const BARE_SCAN = path.join(ROOT, 'bench/lib/bare-scan.mjs');
 const BARE_SERVER = path.join(ROOT, 'bench/lib/bare-server.mjs');
 
@@ -305,7 +305,7 @@ async function rssMb(pid: number): Promise<number> {
 const scenario: Scenario = {
   name: 'tasks (10,000-task vault)',
   async run(): Promise<Figure[]> {
-    if (!existsSync(CLI)) throw new Error('dist/src/cli/main.js is missing: run `npm run build` first');
+    if (!existsSync(CLI)) throw new Error('dist/bin/taskdown.js is missing: run `npm run build` first');
     const vault = await generateVault();
     const figures: Figure[] = [];
 

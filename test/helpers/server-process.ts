@@ -1,15 +1,42 @@
 /**
- * Boots the real `taskdown serve` process (the CLI entry point, through tsx) on a temp vault
- * and a free port, and offers a small JSON client for it. Every integration test uses this, so
- * what is tested is exactly what a user runs.
+ * Boots the real `taskdown serve` process (the built executable, dist/bin/taskdown.js) on a temp
+ * vault and a free port, and offers a small JSON client for it. Every integration test uses this,
+ * so what is tested is exactly what a user runs. `npm test` builds first; a run of single test
+ * files after a source change stops with "run npm run build" rather than test an old build.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir, writeFiles } from './temp.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = path.join(ROOT, 'src/cli/main.ts');
+const CLI = path.join(ROOT, 'dist/bin/taskdown.js');
+
+/** Newest modification time of the server's sources (src/ without the settings page and tests). */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const abs = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (abs !== path.join(ROOT, 'src/web')) newest = Math.max(newest, newestSource(abs));
+    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+      newest = Math.max(newest, statSync(abs).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+let checkedBuild = false;
+function assertFreshBuild(): void {
+  if (checkedBuild) return;
+  const built = statSync(CLI, { throwIfNoEntry: false })?.mtimeMs;
+  if (built === undefined) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  if (newestSource(path.join(ROOT, 'src')) > built) {
+    throw new Error('src/ changed after the last build: run `npm run build` (npm test does) first');
+  }
+  checkedBuild = true;
+}
 
 export interface ServerOptions {
   /** Files to put in the vault before start (vault-relative path → content). */
@@ -79,7 +106,8 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
   }
   if (options.files) await writeFiles(vault, options.files);
 
-  const args = ['--import', 'tsx', CLI, 'serve', '--vault', vault, '--data-dir', dataDir, '--port', '0'];
+  assertFreshBuild();
+  const args = [CLI, 'serve', '--vault', vault, '--data-dir', dataDir, '--port', '0'];
   if (options.host) args.push('--host', options.host);
   if (options.token) args.push('--token', options.token);
   args.push(...(options.args ?? []));
@@ -160,7 +188,8 @@ export function runCli(
   timeoutMs = 20_000,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    assertFreshBuild();
+    const child = spawn(process.execPath, [CLI, ...args], {
       cwd: ROOT,
       env: { ...process.env, TASKDOWN_LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

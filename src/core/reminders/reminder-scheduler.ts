@@ -20,7 +20,10 @@ export const CATCH_UP_WINDOW_MS = 15 * 60 * 1000;
 
 /** What the scheduler reads from tasks: the index, never the files. */
 export interface ReminderTaskSource {
-  list(): TaskInfo[];
+  /** Every task's path. */
+  paths(): string[];
+  /** The tasks that have reminders (at least the key); the others need no planning. */
+  tasksWith(field: 'reminders'): TaskInfo[];
   find(taskPath: string): TaskInfo | undefined;
 }
 
@@ -75,12 +78,19 @@ export class ReminderScheduler {
       events.on('task.deleted', ({ data }) => this.forgetTask(data.task.path)),
     );
 
-    const tasks = this.options.tasks.list();
-    const present = new Set(tasks.map((t) => t.path));
+    const present = new Set(this.options.tasks.paths());
     // Records of tasks deleted while the server was down are no longer needed.
     const gone = [...bookkeeping.tasks()].filter((t) => !present.has(t));
     if (bookkeeping.forget(gone.flatMap((t) => bookkeeping.keysOf(t)))) this.persist();
-    for (const task of tasks) this.plan(task);
+    const withReminders = this.options.tasks.tasksWith('reminders');
+    // Tasks with records but no reminders any more are planned too, which drops their records.
+    const planned = new Set(withReminders.map((t) => t.path));
+    const dropped = [...bookkeeping.tasks()].filter((t) => present.has(t) && !planned.has(t));
+    for (const task of withReminders) this.plan(task);
+    for (const taskPath of dropped) {
+      const task = this.options.tasks.find(taskPath);
+      if (task) this.plan(task);
+    }
   }
 
   stop(): Promise<void> {

@@ -6,12 +6,14 @@
  * YAML is parsed with the 1.2 core schema: `due: 2025-01-15` stays a string, never a Date.
  *
  * Two parsers, one per job: reads (the 10,000-note startup scan, every external edit) use js-yaml,
- * about 3x faster than building a `yaml` Document; writes parse the note's current text into a
+ * about 3x faster than building a `yaml` Document, behind the plain-YAML fast path (plain-yaml.ts)
+ * that reads typical frontmatter faster still; writes parse the note's current text into a
  * `yaml` Document at write time, because only the Document keeps comments and key order.
  * The read schema is tuned so both parsers give the same values (test/core/tasks/note-format.test.ts).
  */
 import jsyaml from 'js-yaml';
 import { Document, isMap, isScalar, parseDocument, type ToStringOptions } from 'yaml';
+import { readPlainYaml } from './plain-yaml.js';
 
 // An empty block (`---\n---`) does not match, so such a note is all body (reference §1.9).
 const FRONTMATTER_RE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
@@ -66,8 +68,16 @@ const READ_SCHEMA = jsyaml.CORE_SCHEMA.extend({
 /** Aliases can expand exponentially; such (rare) frontmatter goes through `yaml`, which caps them. */
 const MAY_HAVE_ALIASES = /&\S[\s\S]*\*\S/;
 
-/** Plain JS value of a frontmatter block; `json: true` lets a repeated key win, like `uniqueKeys: false`. */
+/**
+ * Plain JS value of a frontmatter block: the plain-YAML fast path when the block is in its subset,
+ * else js-yaml (`json: true` lets a repeated key win, like `uniqueKeys: false`).
+ */
 function readYaml(yaml: string): unknown {
+  return readPlainYaml(yaml) ?? readYamlFull(yaml);
+}
+
+/** The general read path (js-yaml; `yaml` when aliases appear): what the fast path must agree with. */
+export function readYamlFull(yaml: string): unknown {
   if (MAY_HAVE_ALIASES.test(yaml)) return parseYaml(yaml).toJS({ maxAliasCount: 100 });
   try {
     return jsyaml.load(yaml, { schema: READ_SCHEMA, json: true });

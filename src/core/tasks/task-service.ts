@@ -81,7 +81,8 @@ export class TaskService {
   private readonly bases = new WeakMap<TaskRecord, TaskBase>();
   private linkCache: { version: number; links: LinkIndex } | undefined;
   private graphCache: { version: number; graph: TaskGraph } | undefined;
-  private viewCache: { version: number; list: TaskInfo[]; byPath: Map<string, TaskInfo> } | undefined;
+  /** Read shapes built so far for the current index version (all of them once listed). */
+  private viewCache: { version: number; views: WeakMap<TaskRecord, TaskInfo>; list?: TaskInfo[] } | undefined;
   private readonly adjusters: UpdateAdjuster[] = [];
   private readonly toggleHooks: ToggleHook[] = [];
   private settingsReload: Promise<void> = Promise.resolve();
@@ -131,18 +132,34 @@ export class TaskService {
 
   /** Every task, sorted by path, in the read shape without details. Treat the objects as read-only. */
   list(): TaskInfo[] {
-    return [...this.views().list];
+    const cache = this.views();
+    cache.list ??= this.store.all().map((r) => this.cachedView(r));
+    return [...cache.list];
   }
 
-  /** One page of `list()` and the total, without copying the whole list. */
+  /** One page of `list()` and the total; builds the read shape of that page only. */
   page(offset: number, limit: number): { tasks: TaskInfo[]; total: number } {
-    const { list } = this.views();
-    return { tasks: list.slice(offset, offset + limit), total: list.length };
+    const all = this.store.all();
+    return { tasks: all.slice(offset, offset + limit).map((r) => this.cachedView(r)), total: all.length };
   }
 
   /** Index lookup of a task by id (vault-relative path), without details. */
   find(id: string): TaskInfo | undefined {
-    return this.views().byPath.get(id);
+    const record = this.store.get(id);
+    return record ? this.cachedView(record) : undefined;
+  }
+
+  /** Paths of every task, sorted. */
+  paths(): string[] {
+    return this.store.all().map((r) => r.rel);
+  }
+
+  /**
+   * Tasks whose note has the frontmatter key of `field` (in the read shape): for the few tasks
+   * with reminders, say, without building the read shape of all the others.
+   */
+  tasksWith(field: 'reminders' | 'blockedBy'): TaskInfo[] {
+    return this.recordsWith(this.current.fieldMapping[field]).map((r) => this.cachedView(r));
   }
 
   /** The read shape with `details`. Throws NOT_FOUND 'Task not found', INVALID for unsafe ids. */
@@ -325,8 +342,7 @@ export class TaskService {
       this.linkCache = { version: pathsVersion, links: new LinkIndex(this.store.all().map((r) => r.rel)) };
     }
     if (this.graphCache?.version !== version) {
-      const withDeps = this.store
-        .all()
+      const withDeps = this.recordsWith(this.current.fieldMapping.blockedBy)
         .map((r) => this.baseOf(r))
         .filter((b) => b.blockedBy !== undefined);
       const lookup = (p: string): TaskBase | undefined => {
@@ -341,13 +357,31 @@ export class TaskService {
     return this.graphCache.graph;
   }
 
-  private views(): { list: TaskInfo[]; byPath: Map<string, TaskInfo> } {
+  /**
+   * The read-shape cache of the current index version. Shapes are built on demand: the first
+   * request after a start (or a write) builds one page, not 10,000 read shapes.
+   */
+  private views(): { views: WeakMap<TaskRecord, TaskInfo>; list?: TaskInfo[] } {
     const version = this.store.version;
-    if (this.viewCache?.version !== version) {
-      const list = this.store.all().map((r) => Object.freeze(this.view(r)) as TaskInfo);
-      this.viewCache = { version, list, byPath: new Map(list.map((t) => [t.path, t])) };
-    }
+    if (this.viewCache?.version !== version) this.viewCache = { version, views: new WeakMap() };
     return this.viewCache;
+  }
+
+  private cachedView(record: TaskRecord): TaskInfo {
+    const { views } = this.views();
+    let view = views.get(record);
+    if (!view) {
+      view = Object.freeze(this.view(record)) as TaskInfo;
+      views.set(record, view);
+    }
+    return view;
+  }
+
+  /** Records whose frontmatter has `key` (a field's normalised value needs its mapped key). */
+  private recordsWith(key: string): TaskRecord[] {
+    return this.store
+      .all()
+      .filter((r) => r.parsed.frontmatter !== null && Object.hasOwn(r.parsed.frontmatter, key));
   }
 
   private view(record: TaskRecord): TaskInfo {

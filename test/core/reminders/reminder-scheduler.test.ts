@@ -52,7 +52,11 @@ class World {
       clock: this.clock,
       events: this.bus,
       log: this.log,
-      tasks: { list: () => [...this.tasks.values()], find: (p) => this.tasks.get(p) },
+      tasks: {
+        paths: () => [...this.tasks.keys()],
+        tasksWith: () => [...this.tasks.values()].filter((t) => t.reminders !== undefined),
+        find: (p) => this.tasks.get(p),
+      },
       bookkeeping,
     });
     s.start();
