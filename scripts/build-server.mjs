@@ -1,34 +1,137 @@
-// Bundles the server (src/cli/main.ts and everything it imports, dependencies included) into
-// dist/bin with esbuild. Node then reads a handful of files at start instead of ~600 modules
-// through the ESM resolver: on the 10,000-task bench vault this took the time to the first
-// answered request down by a third (bench/scenarios/tasks.ts). Modules loaded with a dynamic
-// import() (e.g. the NLP parser) become separate chunks, loaded on first use.
-//   dist/bin/taskdown.js   the `taskdown` executable (package.json "bin")
-//   dist/bin/chunk-*.js    lazily loaded parts
-// tsc still type-checks and emits dist/src (the conformance adapter and in-process tools use it).
-import { chmodSync, rmSync } from 'node:fs';
+// Builds the `taskdown` executable into dist/bin:
+//   dist/bin/server.cjs         the server: src/cli/main.ts and everything it imports, dependencies
+//                               included, in one CommonJS file (esbuild)
+//   dist/bin/taskdown.js        the launcher (src/cli/launcher.ts, package.json "bin")
+//   dist/bin/server.cjs.cache   V8 code cache of server.cjs, written by a warm-up run below
+// One file instead of ~600 modules spares Node the module resolution; the code cache spares V8
+// compiling what a start runs. Together they took the first start on the 10,000-task bench vault
+// from 1.4 s to about 0.7 s (bench/scenarios/tasks.ts). tsc still type-checks and emits dist/src
+// (the conformance adapter and in-process tools use it).
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { build } from 'esbuild';
 
 const OUT = 'dist/bin';
+const SERVER = `${OUT}/server.cjs`;
+const LAUNCHER = `${OUT}/taskdown.js`;
+const CACHE = `${SERVER}.cache`;
 rmSync(OUT, { recursive: true, force: true });
 
 await build({
-  entryPoints: { taskdown: 'src/cli/main.ts' },
+  entryPoints: ['src/cli/main.ts'],
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
-  outdir: OUT,
-  chunkNames: 'chunk-[hash]',
+  outfile: SERVER,
   sourcemap: 'linked',
-  // swagger-ui-dist is a folder of static files served as they are, not code to bundle.
-  external: ['swagger-ui-dist'],
-  // Bundled CommonJS dependencies call require(); give the ESM bundle one.
-  banner: {
-    js: "import { createRequire as __taskdownRequire } from 'node:module';\nconst require = __taskdownRequire(import.meta.url);",
-  },
+  // swagger-ui-dist is a folder of static files served as they are, not code to bundle. The NLP
+  // parser (tasknotes-nlp-core with chrono's locale tables, 0.6 MB) loads on the first NLP request
+  // only, from node_modules; bundled, its non-ASCII regular expressions would also make V8 hold
+  // the whole bundle's source as a two-byte string.
+  external: ['swagger-ui-dist', 'tasknotes-nlp-core'],
+  // import() becomes require(): V8 code-cached functions cannot use the dynamic import callback
+  // of a vm.Script (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and the NLP parser ships CommonJS.
+  supported: { 'dynamic-import': false },
+  // Less source to read and keep in memory; identifiers stay, so stack traces stay readable.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  // import.meta does not exist in CommonJS; the bundle's URL is derived from its file name.
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: "'use strict';\nvar __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   legalComments: 'none',
   logLevel: 'warning',
 });
-chmodSync(`${OUT}/taskdown.js`, 0o755);
+
+await build({
+  entryPoints: ['src/cli/launcher.ts'],
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  outfile: LAUNCHER,
+  banner: { js: '#!/usr/bin/env node' },
+  logLevel: 'warning',
+});
+chmodSync(LAUNCHER, 0o755);
+
+// The source is held in memory as long as the server runs: as a one-byte string when it is ASCII.
+if (readFileSync(SERVER).some((byte) => byte > 0x7f)) throw new Error(`${SERVER} is not ASCII`);
+
+await warmUp();
+if (!existsSync(CACHE)) throw new Error(`the warm-up run wrote no ${CACHE}`);
+
+/**
+ * Runs the built server once on a demo vault with the requests a typical start serves, then stops
+ * it; on exit the launcher writes the code cache of everything compiled by then.
+ */
+async function warmUp() {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'taskdown-warm-up-'));
+  try {
+    const child = spawn(
+      process.execPath,
+      [
+        LAUNCHER,
+        'serve',
+        '--vault',
+        path.join(tmp, 'vault'),
+        '--create-demo',
+        '--data-dir',
+        path.join(tmp, 'data'),
+        '--port',
+        '0',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, TASKDOWN_WRITE_CODE_CACHE: CACHE, TASKDOWN_LOG_LEVEL: 'warn' },
+      },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`warm-up server exited with ${code}:\n${stderr}`)),
+      );
+    });
+    const url = await new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk) => {
+        out += chunk;
+        const m = /taskdown listening on (\S+)/.exec(out);
+        if (m) resolve(m[1]);
+      });
+      exited.then(() => reject(new Error('warm-up server stopped before listening')), reject);
+    });
+    const query = {
+      type: 'group',
+      id: 'root',
+      conjunction: 'and',
+      sortKey: 'due',
+      sortDirection: 'asc',
+      children: [{ type: 'condition', id: 'c1', property: 'status', operator: 'is-not', value: 'done' }],
+    };
+    await request(`${url}/api/health`);
+    await request(`${url}/api/tasks?limit=50`);
+    await request(`${url}/api/tasks/query`, JSON.stringify(query));
+    child.kill('SIGTERM');
+    await exited;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function request(url, body) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: body ? 'POST' : 'GET' }, (res) => {
+      res.resume();
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve() : reject(new Error(`${url}: ${res.statusCode}`)),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}

@@ -1,6 +1,5 @@
-#!/usr/bin/env node
 /**
- * `taskdown` entry point. Every failure ends with one line on stderr and a non-zero exit:
+ * `taskdown` entry point (bundled into dist/bin/server.cjs; the executable is launcher.ts). Every failure ends with one line on stderr and a non-zero exit:
  * 2 for usage and configuration errors, 1 for runtime failures (port in use, unusable state).
  */
 import { existsSync } from 'node:fs';

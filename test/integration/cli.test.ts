@@ -33,6 +33,12 @@ describe('taskdown CLI', () => {
     assert.match(version.stdout.trim(), /^\d+\.\d+\.\d+/);
   });
 
+  it('runs the bundle with the code cache the build wrote (not rejected by this Node)', async () => {
+    const res = await runCli(['--version'], { TASKDOWN_CODE_CACHE_REPORT: '1' });
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.stderr.trim(), 'taskdown: code cache used');
+  });
+
   it('exits 2 with one clear line on usage errors', async () => {
     const cases: Array<[string[], RegExp]> = [
       [[], /missing command/],

@@ -44,7 +44,8 @@ function split(text: string): Split | null {
 }
 
 function toDetails(body: string): string {
-  return body.replace(/\r\n/g, '\n').replace(/^\s+/, '').replace(/\s+$/, '');
+  // trim() strips exactly what \s matches (white space and line terminators).
+  return (body.includes('\r') ? body.replace(/\r\n/g, '\n') : body).trim();
 }
 
 // YAML 1.2 core integers, as the `yaml` package (the write path) reads them. js-yaml's own int

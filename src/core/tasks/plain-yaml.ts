@@ -24,7 +24,7 @@ const SIMPLE_FLOAT = /^[-+]?[0-9]+\.[0-9]+$/;
 const FLOAT_LIKE =
   /^(?:[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|[-+]?\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 /** First characters that make a plain scalar something else (or need rules this reader skips). */
-const INDICATOR = /^[[\]{}&*!|>%@`,?:#"'-]/;
+const INDICATORS = new Set([...'[]{}&*!|>%@`,?:#"\'-'].map((c) => c.charCodeAt(0)));
 
 /** Characters YAML does not allow in a document (js-yaml rejects them). */
 const NON_PRINTABLE =
@@ -164,10 +164,11 @@ function mappingItem(
 
 /** One inline scalar (the text after `key: ` or `- `), or UNSUPPORTED. */
 function scalar(text: string): Scalar | typeof UNSUPPORTED {
-  const s = text.trimStart();
+  const s = text.charCodeAt(0) === 32 ? text.trimStart() : text;
   const c = s[0];
   if (c === '"' || c === "'") return quoted(s, c);
-  if (INDICATOR.test(s) && !(c === '-' && s.length > 1 && s[1] !== ' ')) return UNSUPPORTED;
+  // A dash starts a plain scalar only when a non-space follows (`-PT1H`, `-5`).
+  if (INDICATORS.has(s.charCodeAt(0)) && !(c === '-' && s.length > 1 && s[1] !== ' ')) return UNSUPPORTED;
   // ` #` starts a comment; `: ` would make this a mapping.
   const hash = s.indexOf(' #');
   const plain = (hash >= 0 ? s.slice(0, hash) : s).trimEnd();
@@ -177,20 +178,23 @@ function scalar(text: string): Scalar | typeof UNSUPPORTED {
 
 /** Core-schema resolution of a plain scalar, for the cases this reader is sure about. */
 function resolvePlain(s: string): Scalar | typeof UNSUPPORTED {
-  switch (s) {
-    case '~':
-    case 'null':
-    case 'Null':
-    case 'NULL':
-      return null;
-    case 'true':
-    case 'True':
-    case 'TRUE':
-      return true;
-    case 'false':
-    case 'False':
-    case 'FALSE':
-      return false;
+  // The null and boolean words are at most five characters long.
+  if (s.length <= 5) {
+    switch (s) {
+      case '~':
+      case 'null':
+      case 'Null':
+      case 'NULL':
+        return null;
+      case 'true':
+      case 'True':
+      case 'TRUE':
+        return true;
+      case 'false':
+      case 'False':
+      case 'FALSE':
+        return false;
+    }
   }
   const c = s.charCodeAt(0);
   // Only scalars starting with a digit, a sign or a dot can be numbers.
@@ -221,9 +225,10 @@ function quoted(s: string, q: '"' | "'"): string | typeof UNSUPPORTED {
   }
 }
 
+/** True for an empty, all-space or comment-only line. */
 function isBlank(line: string): boolean {
-  for (let k = 0; k < line.length; k++) if (line.charCodeAt(k) !== 32) return line.trimStart()[0] === '#';
-  return true;
+  const at = indentOf(line);
+  return at === line.length || line.charCodeAt(at) === 35; // '#'
 }
 
 function indentOf(line: string): number {

@@ -400,8 +400,16 @@ export function excludedFolderList(settings: TaskNotesSettings): string[] {
     .filter((f) => f !== '');
 }
 
+/** Excluded folder lists per settings object: the scan asks once per note. */
+const excludedCache = new WeakMap<TaskNotesSettings, string[]>();
+
 export function isExcludedPath(settings: TaskNotesSettings, rel: string): boolean {
-  return excludedFolderList(settings).some((folder) => rel === folder || rel.startsWith(`${folder}/`));
+  let folders = excludedCache.get(settings);
+  if (!folders) {
+    folders = excludedFolderList(settings);
+    excludedCache.set(settings, folders);
+  }
+  return folders.some((folder) => rel === folder || rel.startsWith(`${folder}/`));
 }
 
 export function isCompletedStatusIn(settings: TaskNotesSettings, status: string | undefined): boolean {

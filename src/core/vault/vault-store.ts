@@ -11,8 +11,7 @@
  *   not delivered yet is never overwritten unseen.
  * - A note that cannot be parsed (broken YAML) is logged once and left out; it never crashes.
  */
-import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, promises as fs, readFile, readFileSync, statSync } from 'node:fs';
+import { promises as fs, readFile } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Logger } from '../logger.js';
@@ -20,8 +19,10 @@ import { writeFileAtomic } from './atomic-write.js';
 import { IndexSnapshot, type SnapshotEntry } from './index-snapshot.js';
 import { KeyedLock } from './keyed-lock.js';
 import type { VaultPathPolicy } from './paths.js';
-import { walkVault } from './vault-scan.js';
+import { hashText, scanVault, type NoteParser, type VaultScan } from './vault-scan.js';
 import { VaultWatcher } from './vault-watcher.js';
+
+export type { NoteParser } from './vault-scan.js';
 
 /** One indexed note. Records are immutable: a change replaces the record. */
 export interface NoteRecord<P = unknown> {
@@ -34,9 +35,6 @@ export interface NoteRecord<P = unknown> {
 
 /** A record together with the note's current text, for a read-modify-write. */
 export type FreshNote<P> = NoteRecord<P> & { text: string };
-
-/** Parses a note's text: the parsed value for a task note, null for any other note; throws when broken. */
-export type NoteParser<P> = (rel: string, text: string) => P | null;
 
 export type NoteChange<P> =
   | { kind: 'added'; after: NoteRecord<P> }
@@ -120,47 +118,32 @@ export class VaultStore<P> {
   }
 
   /**
-   * Re-reads and re-parses every note without reporting changes (e.g. after a settings change).
-   * Returns the folders walked. Notes are read synchronously in chunks: with the files in the
-   * page cache a synchronous read costs a few syscalls, an asynchronous one also a thread-pool
-   * round trip and a promise (measured on the 10,000-note bench vault: 70-140 ms against
-   * 240-340 ms, half the CPU). Yielding between chunks keeps a rescan while serving responsive.
+   * Re-reads and re-parses every note without reporting changes (e.g. after a settings change),
+   * reusing the snapshot's entries of unchanged notes. Returns the folders walked.
    */
   async rescan(): Promise<string[]> {
-    const { notes: rels, folders } = await walkVault(this.options.policy);
-    const key = this.options.snapshot?.key() ?? '';
-    const previous = this.snapshot?.load(key) ?? new Map<string, SnapshotEntry<P>>();
-    // Only notes left alone for a while before this scan are snapshotted (see index-snapshot.ts).
-    const settledBefore = Date.now() - SNAPSHOT_SETTLED_MS;
+    const previous = this.snapshot?.load(this.options.snapshot?.key() ?? '') ?? new Map();
+    return this.adopt(await scanVault(this.options.policy, this.options.parse, previous));
+  }
+
+  /** Replaces the index with a scan's notes; logs its problems; schedules the snapshot. */
+  private adopt(scan: VaultScan<P>): string[] {
     const entries = new Map<string, SnapshotEntry<P>>();
-    const next = new Map<string, NoteRecord<P>>();
-    for (let i = 0; i < rels.length; i += SCAN_CHUNK) {
-      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-      for (const rel of rels.slice(i, i + SCAN_CHUNK)) {
-        const known = previous.get(rel);
-        if (known) {
-          const stat = statSync(this.abs(rel), { throwIfNoEntry: false });
-          if (stat?.isFile() && stat.mtimeMs === known.mtimeMs && stat.size === known.size) {
-            if (known.parsed !== null) next.set(rel, { rel, hash: known.hash, parsed: known.parsed });
-            entries.set(rel, known);
-            continue;
-          }
-        }
-        const file = this.readSync(rel);
-        if (!file) continue;
-        const hash = hashText(file.text);
-        const record = this.parseRecord(rel, file.text, hash);
-        if (record) next.set(rel, record);
-        if (this.snapshot && !this.broken.has(rel) && file.mtimeMs < settledBefore) {
-          entries.set(rel, { mtimeMs: file.mtimeMs, size: file.size, hash, parsed: record ? record.parsed : null });
-        }
-      }
-    }
     this.notes.clear();
-    for (const [rel, record] of next) this.notes.set(rel, record);
+    for (const note of scan.notes) {
+      const { rel, mtimeMs, size, hash, parsed } = note;
+      if (note.broken !== undefined) {
+        this.warnBroken(rel, hash, note.broken);
+        continue;
+      }
+      this.broken.delete(rel);
+      if (parsed !== null) this.notes.set(rel, { rel, hash, parsed });
+      if (note.settled) entries.set(rel, { mtimeMs, size, hash, parsed });
+    }
+    for (const { path: rel, reason } of scan.unreadable) this.options.log.warn({ path: rel, reason }, 'cannot read note');
     this.touch();
-    this.scheduleSnapshot(key, entries);
-    return folders;
+    this.scheduleSnapshot(this.options.snapshot?.key() ?? '', entries);
+    return scan.folders;
   }
 
   /** Writes the snapshot a little later: serialising 10,000 entries is not for the startup path. */
@@ -268,21 +251,6 @@ export class VaultStore<P> {
     }
   }
 
-  /** Text plus the mtime and size it was read at (fstat on the open file: no extra lookup). */
-  private readSync(rel: string): { text: string; mtimeMs: number; size: number } | undefined {
-    let fd: number | undefined;
-    try {
-      fd = openSync(this.abs(rel), 'r');
-      const stat = fstatSync(fd);
-      const text = readFileSync(fd, 'utf8');
-      return { text, mtimeMs: stat.mtimeMs, size: stat.size };
-    } catch (err) {
-      return this.unreadable(rel, err);
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
-  }
-
   /** A note that vanished (or became a folder) since it was listed is simply not there. */
   private unreadable(rel: string, err: unknown): undefined {
     const code = (err as NodeJS.ErrnoException).code;
@@ -296,15 +264,16 @@ export class VaultStore<P> {
       this.broken.delete(rel);
       return parsed === null ? undefined : { rel, hash, parsed };
     } catch (err) {
-      if (this.broken.get(rel) !== hash) {
-        this.broken.set(rel, hash);
-        this.options.log.warn(
-          { path: rel, reason: err instanceof Error ? err.message : String(err) },
-          'skipping note with invalid frontmatter',
-        );
-      }
+      this.warnBroken(rel, hash, err instanceof Error ? err.message : String(err));
       return undefined;
     }
+  }
+
+  /** Logs a broken note once per content. */
+  private warnBroken(rel: string, hash: string, reason: string): void {
+    if (this.broken.get(rel) === hash) return;
+    this.broken.set(rel, hash);
+    this.options.log.warn({ path: rel, reason }, 'skipping note with invalid frontmatter');
   }
 
   /**
@@ -361,15 +330,8 @@ export class VaultStore<P> {
   }
 }
 
-/** A note modified this recently before a scan is re-read next time rather than snapshotted. */
-const SNAPSHOT_SETTLED_MS = 2_000;
 /** Delay between a full scan and writing its snapshot (off the startup path). */
 const SNAPSHOT_DELAY_MS = 2_000;
-
-/** Notes read and parsed between two yields to the event loop during a scan (~10-20 ms of work). */
-const SCAN_CHUNK = 500;
-
-const hashText = (text: string): string => createHash('sha1').update(text).digest('base64');
 
 // The callback readFile, promisified: about half the CPU of fs.promises.readFile (which takes
 // separate open/fstat/read/close steps).
