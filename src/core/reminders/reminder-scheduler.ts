@@ -53,6 +53,8 @@ export class ReminderScheduler {
   /** Armed keys per task path, so planning one task does not walk every armed reminder. */
   private readonly armedByTask = new Map<string, Set<string>>();
   private readonly unsubscribe: Array<() => void> = [];
+  /** Counts reminders skipped while start() plans every task (undefined otherwise). */
+  private skippedAtStart: number | undefined;
 
   constructor(private readonly options: ReminderSchedulerOptions) {}
 
@@ -86,11 +88,20 @@ export class ReminderScheduler {
     // Tasks with records but no reminders any more are planned too, which drops their records.
     const planned = new Set(withReminders.map((t) => t.path));
     const dropped = [...bookkeeping.tasks()].filter((t) => present.has(t) && !planned.has(t));
+    // A start after a long outage can skip many reminders: one summary line, the details at debug.
+    this.skippedAtStart = 0;
     for (const task of withReminders) this.plan(task);
     for (const taskPath of dropped) {
       const task = this.options.tasks.find(taskPath);
       if (task) this.plan(task);
     }
+    if (this.skippedAtStart > 0) {
+      this.options.log.info(
+        { skipped: this.skippedAtStart },
+        'reminders skipped at start: they became due more than 15 minutes ago',
+      );
+    }
+    this.skippedAtStart = undefined;
   }
 
   stop(): Promise<void> {
@@ -139,10 +150,17 @@ export class ReminderScheduler {
       } else if (now - item.fireTime <= CATCH_UP_WINDOW_MS) {
         this.fire(key, item);
       } else {
-        this.options.log.info(
-          { task: item.task, reminder: item.reminder.id, dueAt: new Date(item.fireTime).toISOString() },
-          'reminder skipped: it became due more than 15 minutes ago',
-        );
+        const details = {
+          task: item.task,
+          reminder: item.reminder.id,
+          dueAt: new Date(item.fireTime).toISOString(),
+        };
+        if (this.skippedAtStart === undefined) {
+          this.options.log.info(details, 'reminder skipped: it became due more than 15 minutes ago');
+        } else {
+          this.skippedAtStart++;
+          this.options.log.debug(details, 'reminder skipped: it became due more than 15 minutes ago');
+        }
         void this.record(item, 'skipped');
       }
     }

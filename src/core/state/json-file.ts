@@ -26,6 +26,8 @@ export interface JsonFileOptions {
 
 export class JsonStateFile<S extends TSchema> {
   private chain: Promise<void> = Promise.resolve();
+  /** The save queued behind the one being written, if any (later saves merge into it). */
+  private waiting: { value: Static<S>; done: Promise<void> } | undefined;
 
   constructor(
     readonly file: string,
@@ -65,14 +67,26 @@ export class JsonStateFile<S extends TSchema> {
     return withDefaults as Static<S>;
   }
 
-  /** Persists `value` atomically; concurrent saves are applied in call order. */
+  /**
+   * Persists `value` atomically. Saves are written one at a time, in call order; saves made while
+   * one is waiting to start are merged into it (the latest value wins), so a burst of changes
+   * (say, hundreds of reminders recorded at start) costs one write, not one per change. Each
+   * promise resolves once a write holding that value, or a newer one, is on disk.
+   */
   save(value: Static<S>): Promise<void> {
-    const text = `${JSON.stringify(value, null, 2)}\n`;
-    const next = this.chain.then(() =>
-      writeFileAtomic(this.file, text, { mode: this.options.mode ?? 0o644, mkdir: true }),
-    );
-    this.chain = next.catch(() => {});
-    return next;
+    if (this.waiting) {
+      this.waiting.value = value;
+      return this.waiting.done;
+    }
+    const entry = { value } as { value: Static<S>; done: Promise<void> };
+    entry.done = this.chain.then(() => {
+      if (this.waiting === entry) this.waiting = undefined;
+      const text = `${JSON.stringify(entry.value, null, 2)}\n`;
+      return writeFileAtomic(this.file, text, { mode: this.options.mode ?? 0o644, mkdir: true });
+    });
+    this.waiting = entry;
+    this.chain = entry.done.catch(() => {});
+    return entry.done;
   }
 
   /** Resolves once every queued save has finished. */

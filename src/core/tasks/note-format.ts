@@ -13,6 +13,7 @@
  */
 import jsyaml from 'js-yaml';
 import { Document, isMap, isScalar, parseDocument, type ToStringOptions } from 'yaml';
+import { detachString } from '../detach-string.js';
 import { readPlainYaml } from './plain-yaml.js';
 
 // An empty block (`---\n---`) does not match, so such a note is all body (reference §1.9).
@@ -74,7 +75,8 @@ const MAY_HAVE_ALIASES = /&\S[\s\S]*\*\S/;
  * else js-yaml (`json: true` lets a repeated key win, like `uniqueKeys: false`).
  */
 function readYaml(yaml: string): unknown {
-  return readPlainYaml(yaml) ?? readYamlFull(yaml);
+  // The parsers' strings are slices of the note text; a clone holds copies (see detach-string.ts).
+  return readPlainYaml(yaml) ?? structuredClone(readYamlFull(yaml));
 }
 
 /** The general read path (js-yaml; `yaml` when aliases appear): what the fast path must agree with. */
@@ -99,11 +101,11 @@ function parseYaml(yaml: string): Document.Parsed {
  */
 export function parseNote(text: string): ParsedNote {
   const parts = split(text);
-  if (!parts) return { frontmatter: null, details: toDetails(text) };
+  if (!parts) return { frontmatter: null, details: detachString(toDetails(text)) };
   const js = readYaml(parts.yaml);
   const frontmatter =
     js && typeof js === 'object' && !Array.isArray(js) ? (js as Record<string, unknown>) : null;
-  return { frontmatter, details: toDetails(parts.rest) };
+  return { frontmatter, details: detachString(toDetails(parts.rest)) };
 }
 
 /** New note content: `---\n<yaml>---\n\n` plus `<details>\n` when there is a body. */

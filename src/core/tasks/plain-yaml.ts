@@ -8,9 +8,11 @@
  * scalars, anchors, tags, escapes, multi-line scalars, numbers other than plain decimals, tabs,
  * CR line endings — returns `undefined`, and the caller parses the block with js-yaml instead.
  * Whatever it does return is exactly what js-yaml returns with the read schema of note-format.ts
- * (test/core/tasks/plain-yaml.test.ts compares the two on every conformance fixture and on a
- * corpus of edge cases).
+ * (test/core/tasks/plain-yaml.test.ts compares the two on typical frontmatter and on a corpus of
+ * generated edge cases). Its strings are detached copies: the index never holds note texts.
  */
+
+import { detachString } from '../detach-string.js';
 
 type Mapping = Record<string, unknown>;
 
@@ -127,7 +129,8 @@ function sequence(
     items.push(value);
     if (i < n && !isBlank(lines[i]!) && indentOf(lines[i]!) > indent) return undefined;
   }
-  return { items, next: i };
+  // An exact-size copy: a grown array keeps spare slots (17 for a one-item list) for good.
+  return { items: items.slice(), next: i };
 }
 
 /** A mapping inside a sequence item: scalar values only, keys at column `column`. */
@@ -202,7 +205,7 @@ function resolvePlain(s: string): Scalar | typeof UNSUPPORTED {
     if (DECIMAL_INT.test(s) || SIMPLE_FLOAT.test(s)) return Number(s);
     if (OTHER_INT.test(s) || FLOAT_LIKE.test(s)) return UNSUPPORTED;
   }
-  return s;
+  return intern(s);
 }
 
 /** A quoted scalar without escapes and without anything but a comment after it. */
@@ -221,8 +224,29 @@ function quoted(s: string, q: '"' | "'"): string | typeof UNSUPPORTED {
     const after = s.slice(end + 1).trimEnd();
     if (after !== '' && !after.startsWith(' #')) return UNSUPPORTED;
     if (q === '"' && out.includes('\\')) return UNSUPPORTED;
-    return out;
+    return intern(out);
   }
+}
+
+/** Interned scalars, bounded: cleared when full (only sharing is lost, never a value). */
+const interned = new Map<string, string>();
+const INTERN_MAX_LENGTH = 16;
+const INTERN_MAX_ENTRIES = 50_000;
+
+/**
+ * One string per distinct scalar: statuses, priorities, tags, projects and dates repeat across
+ * thousands of notes, and the index would otherwise hold a copy per note (and, through V8's
+ * substrings, the note text it was cut from; see detach-string.ts).
+ */
+function intern(s: string): string {
+  if (s.length > INTERN_MAX_LENGTH) return detachString(s);
+  let shared = interned.get(s);
+  if (shared === undefined) {
+    if (interned.size >= INTERN_MAX_ENTRIES) interned.clear();
+    shared = detachString(s);
+    interned.set(shared, shared);
+  }
+  return shared;
 }
 
 /** True for an empty, all-space or comment-only line. */

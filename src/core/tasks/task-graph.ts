@@ -38,8 +38,11 @@ export class LinkIndex {
 
   constructor(paths: Iterable<string>) {
     for (const p of paths) {
-      this.byLowerPath.set(p.toLowerCase(), p);
-      const key = basenameOf(p).toLowerCase();
+      const lower = p.toLowerCase();
+      this.byLowerPath.set(lower, p);
+      // basenameOf(p).toLowerCase(), without splitting every path of a large vault.
+      const name = lower.slice(lower.lastIndexOf('/') + 1);
+      const key = name.endsWith('.md') ? name.slice(0, -3) : name;
       const list = this.byBasename.get(key);
       if (list) list.push(p);
       else this.byBasename.set(key, [p]);

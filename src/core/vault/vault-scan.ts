@@ -4,7 +4,7 @@
  * and temp files of atomic writes are never notes.
  */
 import { hash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, promises as fs, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isTempFileName } from './atomic-write.js';
 import type { SnapshotEntry } from './index-snapshot.js';
@@ -47,39 +47,36 @@ export interface VaultWalk {
   folders: string[];
 }
 
-/** Walks the vault (or one folder of it, e.g. a folder created after startup). */
-export async function walkVault(policy: VaultPathPolicy, from = ''): Promise<VaultWalk> {
+/**
+ * Walks the vault (or one folder of it, e.g. a folder created after startup). Synchronous, like
+ * the reads that follow it: listing a folder is a single system call, and an asynchronous walk
+ * only added a thread-pool round trip per folder to the start.
+ */
+export function walkVault(policy: VaultPathPolicy, from = ''): VaultWalk {
   const notes: string[] = [];
   const folders: string[] = [];
-  const walk = async (relDir: string): Promise<void> => {
+  const walk = (relDir: string): void => {
     let entries;
     try {
-      entries = await fs.readdir(path.join(policy.root, relDir), { withFileTypes: true });
+      entries = readdirSync(path.join(policy.root, relDir), { withFileTypes: true });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return;
       throw err;
     }
     folders.push(relDir);
-    const subdirs: string[] = [];
     for (const entry of entries) {
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (!isIgnoredFolder(policy, rel)) subdirs.push(rel);
+        if (!isIgnoredFolder(policy, rel)) walk(rel);
       } else if (entry.isFile() && isNoteFileName(entry.name)) {
         // The folder was checked on the way down: only the name is left to check.
         notes.push(rel);
       }
     }
-    await Promise.all(subdirs.map(walk));
   };
-  await walk(from);
+  walk(from);
   return { notes, folders };
-}
-
-/** Every candidate note under the vault root (vault-relative, unsorted). */
-export async function listCandidateNotes(policy: VaultPathPolicy): Promise<string[]> {
-  return (await walkVault(policy)).notes;
 }
 
 /** Parses a note's text: the parsed value for an indexed note, null for any other note; throws when broken. */
@@ -127,7 +124,7 @@ export async function scanVault<P>(
   parse: NoteParser<P>,
   previous: ReadonlyMap<string, SnapshotEntry<P>>,
 ): Promise<VaultScan<P>> {
-  const { notes: rels, folders } = await walkVault(policy);
+  const { notes: rels, folders } = walkVault(policy);
   const settledBefore = Date.now() - SNAPSHOT_SETTLED_MS;
   const notes: ScannedNote<P>[] = [];
   const unreadable: VaultScan<P>['unreadable'] = [];

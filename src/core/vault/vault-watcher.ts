@@ -133,7 +133,7 @@ export class VaultWatcher {
     const stat = await fs.lstat(this.abs(rel)).catch(() => undefined);
     if (this.closed) return;
     if (stat?.isDirectory()) {
-      await this.folderAppeared(rel);
+      this.folderAppeared(rel);
       return;
     }
     if (!stat && rel !== '' && (this.watchers.has(rel) || this.options.notesUnder(rel).length > 0)) {
@@ -151,7 +151,7 @@ export class VaultWatcher {
     for (const rel of this.options.notesUnder(folder)) this.schedule(rel);
   }
 
-  private async folderAppeared(rel: string): Promise<void> {
+  private folderAppeared(rel: string): void {
     if (this.extraFolders.has(rel)) {
       // Created together with its contents (mkdir -p + write): look at what is already there.
       for (const next of [...this.extra, ...this.extraFolders]) {
@@ -164,8 +164,7 @@ export class VaultWatcher {
       return;
     }
     // A new folder (or one moved in): watch it and everything under it, and report its notes.
-    const walk = await walkVault(this.options.policy, rel);
-    if (this.closed) return;
+    const walk = walkVault(this.options.policy, rel);
     for (const folder of walk.folders) this.watchFolder(folder);
     for (const note of walk.notes) this.options.onNote(note);
   }

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { isCandidateNote, listCandidateNotes } from '../../../src/core/vault/vault-scan.js';
+import { isCandidateNote, walkVault } from '../../../src/core/vault/vault-scan.js';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
 
 describe('vault scan', () => {
@@ -35,8 +35,9 @@ describe('vault scan', () => {
         'data/e.md': '',
         'Sub/.f.md.abc.tmp': '',
       });
-      const found = await listCandidateNotes({ root: tmp.dir, dataDir: path.join(tmp.dir, 'data') });
-      assert.deepEqual(found.sort(), ['Sub/b.md', 'a.md']);
+      const found = walkVault({ root: tmp.dir, dataDir: path.join(tmp.dir, 'data') });
+      assert.deepEqual(found.notes.sort(), ['Sub/b.md', 'a.md']);
+      assert.deepEqual(found.folders.sort(), ['', 'Sub']);
     } finally {
       await tmp.cleanup();
     }
