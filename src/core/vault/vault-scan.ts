@@ -128,10 +128,12 @@ export async function scanVault<P>(
   const settledBefore = Date.now() - SNAPSHOT_SETTLED_MS;
   const notes: ScannedNote<P>[] = [];
   const unreadable: VaultScan<P>['unreadable'] = [];
+  // Walked paths are already clean: concatenation, not path.join's normalisation, per note.
+  const prefix = policy.root.endsWith(path.sep) ? policy.root : `${policy.root}${path.sep}`;
   for (let i = 0; i < rels.length; i += SCAN_CHUNK) {
     if (i > 0) await new Promise((resolve) => setImmediate(resolve));
     for (const rel of rels.slice(i, i + SCAN_CHUNK)) {
-      const abs = path.join(policy.root, rel);
+      const abs = prefix + rel;
       const known = previous.get(rel);
       if (known) {
         const stat = statSync(abs, { throwIfNoEntry: false });

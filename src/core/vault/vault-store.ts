@@ -131,14 +131,16 @@ export class VaultStore<P> {
     const entries = new Map<string, SnapshotEntry<P>>();
     this.notes.clear();
     for (const note of scan.notes) {
-      const { rel, mtimeMs, size, hash, parsed } = note;
+      const { rel, hash, parsed } = note;
       if (note.broken !== undefined) {
         this.warnBroken(rel, hash, note.broken);
         continue;
       }
       this.broken.delete(rel);
-      if (parsed !== null) this.notes.set(rel, { rel, hash, parsed });
-      if (note.settled) entries.set(rel, { mtimeMs, size, hash, parsed });
+      // The scanned note serves as index record and snapshot entry (it has both shapes' fields):
+      // one object per note instead of three, on 10,000 notes less work for the GC at start.
+      if (parsed !== null) this.notes.set(rel, note as NoteRecord<P>);
+      if (note.settled) entries.set(rel, note);
     }
     for (const { path: rel, reason } of scan.unreadable) this.options.log.warn({ path: rel, reason }, 'cannot read note');
     this.touch();
