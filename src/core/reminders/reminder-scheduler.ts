@@ -18,12 +18,15 @@ import { reminderFireTime, reminderMessage } from './fire-time.js';
 
 export const CATCH_UP_WINDOW_MS = 15 * 60 * 1000;
 
+/** Tasks planned between two yields to the event loop while start() catches up. */
+const PLAN_CHUNK = 50;
+
 /** What the scheduler reads from tasks: the index, never the files. */
 export interface ReminderTaskSource {
   /** Every task's path. */
   paths(): string[];
-  /** The tasks that have reminders (at least the key); the others need no planning. */
-  tasksWith(field: 'reminders'): TaskInfo[];
+  /** Paths of the tasks that have reminders (at least the key); the others need no planning. */
+  pathsWith(field: 'reminders'): string[];
   find(taskPath: string): TaskInfo | undefined;
 }
 
@@ -58,8 +61,13 @@ export class ReminderScheduler {
 
   constructor(private readonly options: ReminderSchedulerOptions) {}
 
-  /** Plans every task's reminders and follows task changes from then on. */
-  start(): void {
+  /**
+   * Follows task changes from now on, then plans the reminders of every existing task, in chunks
+   * that yield to the event loop: a start serves requests while it catches up (a 10,000-task
+   * vault has hundreds of tasks with reminders). Each chunk looks its tasks up again, so a task
+   * changed meanwhile is planned as it is now. Resolves when every task is planned.
+   */
+  async start(): Promise<void> {
     const { events, bookkeeping } = this.options;
     const replan = ({ data }: { data: { task: TaskInfo } }): void => this.plan(data.task);
     for (const name of [
@@ -84,16 +92,20 @@ export class ReminderScheduler {
     // Records of tasks deleted while the server was down are no longer needed.
     const gone = [...bookkeeping.tasks()].filter((t) => !present.has(t));
     if (bookkeeping.forget(gone.flatMap((t) => bookkeeping.keysOf(t)))) this.persist();
-    const withReminders = this.options.tasks.tasksWith('reminders');
+    const withReminders = this.options.tasks.pathsWith('reminders');
     // Tasks with records but no reminders any more are planned too, which drops their records.
-    const planned = new Set(withReminders.map((t) => t.path));
+    const planned = new Set(withReminders);
     const dropped = [...bookkeeping.tasks()].filter((t) => present.has(t) && !planned.has(t));
+    const queue = [...withReminders, ...dropped];
     // A start after a long outage can skip many reminders: one summary line, the details at debug.
     this.skippedAtStart = 0;
-    for (const task of withReminders) this.plan(task);
-    for (const taskPath of dropped) {
-      const task = this.options.tasks.find(taskPath);
-      if (task) this.plan(task);
+    for (let i = 0; i < queue.length; i += PLAN_CHUNK) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (this.unsubscribe.length === 0) return; // stopped meanwhile
+      for (const taskPath of queue.slice(i, i + PLAN_CHUNK)) {
+        const task = this.options.tasks.find(taskPath);
+        if (task) this.plan(task);
+      }
     }
     if (this.skippedAtStart > 0) {
       this.options.log.info(

@@ -154,12 +154,9 @@ export class TaskService {
     return this.store.all().map((r) => r.rel);
   }
 
-  /**
-   * Tasks whose note has the frontmatter key of `field` (in the read shape): for the few tasks
-   * with reminders, say, without building the read shape of all the others.
-   */
-  tasksWith(field: 'reminders' | 'blockedBy'): TaskInfo[] {
-    return this.recordsWith(this.current.fieldMapping[field]).map((r) => this.cachedView(r));
+  /** Paths of the tasks whose note has the frontmatter key of `field` (no read shapes built). */
+  pathsWith(field: 'reminders' | 'blockedBy'): string[] {
+    return this.recordsWith(this.current.fieldMapping[field]).map((r) => r.rel);
   }
 
   /** The read shape with `details`. Throws NOT_FOUND 'Task not found', INVALID for unsafe ids. */

@@ -59,7 +59,8 @@ export async function createTracking(deps: {
     pomodoro,
     reminders,
     async activate() {
-      reminders.start();
+      // Not awaited: the reminder catch-up runs in chunks beside the first requests.
+      reminders.start().catch((err: unknown) => log.error({ err }, 'planning reminders failed'));
       await pomodoro.activate();
     },
     async stop() {

@@ -54,12 +54,12 @@ class World {
       log: this.log,
       tasks: {
         paths: () => [...this.tasks.keys()],
-        tasksWith: () => [...this.tasks.values()].filter((t) => t.reminders !== undefined),
+        pathsWith: () => [...this.tasks.values()].filter((t) => t.reminders !== undefined).map((t) => t.path),
         find: (p) => this.tasks.get(p),
       },
       bookkeeping,
     });
-    s.start();
+    await s.start();
     return s;
   }
   fired(): Array<{ id: string; at: number; notificationTime: string; message: string }> {
