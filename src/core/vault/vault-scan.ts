@@ -4,7 +4,7 @@
  * and temp files of atomic writes are never notes.
  */
 import { hash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isTempFileName } from './atomic-write.js';
 import type { SnapshotEntry } from './index-snapshot.js';
@@ -85,15 +85,19 @@ export type NoteParser<P> = (rel: string, text: string) => P | null;
 /** One candidate note as a scan found it. */
 export interface ScannedNote<P> {
   rel: string;
-  mtimeMs: number;
-  size: number;
   hash: string;
+  /** Size in bytes of the text read. */
+  size: number;
+  /**
+   * Modification time, known when the note was taken from the index snapshot unchanged. A note
+   * read by the scan has none: its mtime is looked up when the snapshot is written (see
+   * VaultStore), off the start's critical path.
+   */
+  mtimeMs?: number;
   /** The parser's result; null for a note that is not indexed (e.g. not a task) or is broken. */
   parsed: P | null;
   /** Why the parser failed (broken frontmatter): the note is left out of the index. */
   broken?: string;
-  /** May go into the index snapshot: unchanged for a while before the scan (see index-snapshot.ts). */
-  settled: boolean;
 }
 
 /** A full scan: every readable candidate note, the folders walked, and problems to log. */
@@ -102,10 +106,9 @@ export interface VaultScan<P> {
   folders: string[];
   /** Notes that exist but could not be read (other than vanishing during the scan). */
   unreadable: Array<{ path: string; reason: string }>;
+  /** When the scan began (epoch ms): every note it read was read after this. */
+  startedAt: number;
 }
-
-/** A note modified this recently before a scan is re-read next time rather than snapshotted. */
-const SNAPSHOT_SETTLED_MS = 2_000;
 
 /** Notes read and parsed between two yields to the event loop (~10-20 ms of work). */
 const SCAN_CHUNK = 500;
@@ -114,18 +117,19 @@ const SCAN_CHUNK = 500;
  * Reads and parses every candidate note, reusing `previous` entries (an index snapshot) whose mtime
  * and size are unchanged. It only reads: the store adopts the result (and logs its problems).
  *
- * Notes are read synchronously: with the files in the page cache a synchronous read costs a few
- * syscalls, an asynchronous one also a thread-pool round trip and a promise (measured on the
- * 10,000-note bench vault: 70-140 ms against 240-340 ms, half the CPU). Yielding between chunks
- * keeps a rescan while serving responsive.
+ * Notes are read synchronously, with `readFileSync(path, 'utf8')`: with the files in the page
+ * cache that is one call into Node's native code per note, where an asynchronous read also costs a
+ * thread-pool round trip and a promise (measured on the 10,000-note bench vault: 70-140 ms against
+ * 240-340 ms), and an fstat per note another 10% of the scan's CPU. Yielding between chunks keeps
+ * a rescan while serving responsive.
  */
 export async function scanVault<P>(
   policy: VaultPathPolicy,
   parse: NoteParser<P>,
   previous: ReadonlyMap<string, SnapshotEntry<P>>,
 ): Promise<VaultScan<P>> {
+  const startedAt = Date.now();
   const { notes: rels, folders } = walkVault(policy);
-  const settledBefore = Date.now() - SNAPSHOT_SETTLED_MS;
   const notes: ScannedNote<P>[] = [];
   const unreadable: VaultScan<P>['unreadable'] = [];
   // Walked paths are already clean: concatenation, not path.join's normalisation, per note.
@@ -138,67 +142,34 @@ export async function scanVault<P>(
       if (known) {
         const stat = statSync(abs, { throwIfNoEntry: false });
         if (stat?.isFile() && stat.mtimeMs === known.mtimeMs && stat.size === known.size) {
-          notes.push({ rel, ...known, settled: true });
+          notes.push({ rel, ...known });
           continue;
         }
       }
-      let file;
+      let text;
       try {
-        file = readNoteSync(abs);
+        text = readFileSync(abs, 'utf8');
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         // A note that vanished (or became a folder) since it was listed is simply not there.
         if (code !== 'ENOENT' && code !== 'EISDIR') unreadable.push({ path: rel, reason: String(err) });
         continue;
       }
-      const hash = hashText(file.text);
       const note: ScannedNote<P> = {
         rel,
-        mtimeMs: file.mtimeMs,
-        size: file.size,
-        hash,
+        hash: hashText(text),
+        size: Buffer.byteLength(text, 'utf8'),
         parsed: null,
-        settled: file.mtimeMs < settledBefore,
       };
       try {
-        note.parsed = parse(rel, file.text);
+        note.parsed = parse(rel, text);
       } catch (err) {
         note.broken = err instanceof Error ? err.message : String(err);
-        note.settled = false;
       }
       notes.push(note);
     }
   }
-  return { notes, folders, unreadable };
-}
-
-/** Read buffer shared by synchronous note reads (grown for larger notes). */
-let readBuffer = Buffer.allocUnsafe(64 * 1024);
-
-/**
- * A note's text plus the mtime and size it was read at. fstat runs on the open file before the
- * read, so a change during the read leaves a newer mtime than the one recorded (never an older
- * one). Reading into one reused buffer instead of `readFileSync` saves an allocation per note.
- */
-export function readNoteSync(abs: string): { text: string; mtimeMs: number; size: number } {
-  const fd = openSync(abs, 'r');
-  try {
-    const stat = fstatSync(fd);
-    let length = 0;
-    for (;;) {
-      if (length === readBuffer.length) {
-        const bigger = Buffer.allocUnsafe(readBuffer.length * 2);
-        readBuffer.copy(bigger);
-        readBuffer = bigger;
-      }
-      const n = readSync(fd, readBuffer, length, readBuffer.length - length, null);
-      if (n === 0) break;
-      length += n;
-    }
-    return { text: readBuffer.toString('utf8', 0, length), mtimeMs: stat.mtimeMs, size: stat.size };
-  } finally {
-    closeSync(fd);
-  }
+  return { notes, folders, unreadable, startedAt };
 }
 
 /** Hash of a note's text: tells an echo of our own write from a real change. */

@@ -11,7 +11,7 @@
  *   not delivered yet is never overwritten unseen.
  * - A note that cannot be parsed (broken YAML) is logged once and left out; it never crashes.
  */
-import { promises as fs, readFile } from 'node:fs';
+import { promises as fs, readFile, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Logger } from '../logger.js';
@@ -19,7 +19,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import { IndexSnapshot, type SnapshotEntry } from './index-snapshot.js';
 import { KeyedLock } from './keyed-lock.js';
 import type { VaultPathPolicy } from './paths.js';
-import { hashText, scanVault, type NoteParser, type VaultScan } from './vault-scan.js';
+import { hashText, scanVault, type NoteParser, type ScannedNote, type VaultScan } from './vault-scan.js';
 import { VaultWatcher } from './vault-watcher.js';
 
 export type { NoteParser } from './vault-scan.js';
@@ -67,6 +67,7 @@ export class VaultStore<P> {
   private watcher: VaultWatcher | undefined;
   private readonly snapshot: IndexSnapshot<P> | undefined;
   private snapshotTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
   private sortedCache: NoteRecord<P>[] | undefined;
   private versionCounter = 0;
   private pathsVersionCounter = 0;
@@ -128,7 +129,7 @@ export class VaultStore<P> {
 
   /** Replaces the index with a scan's notes; logs its problems; schedules the snapshot. */
   private adopt(scan: VaultScan<P>): string[] {
-    const entries = new Map<string, SnapshotEntry<P>>();
+    const candidates: ScannedNote<P>[] = [];
     this.notes.clear();
     for (const note of scan.notes) {
       const { rel, hash, parsed } = note;
@@ -137,33 +138,69 @@ export class VaultStore<P> {
         continue;
       }
       this.broken.delete(rel);
-      // The scanned note serves as index record and snapshot entry (it has both shapes' fields):
-      // one object per note instead of three, on 10,000 notes less work for the GC at start.
+      // The scanned note is the index record (it has the record's fields and then some): one
+      // object per note instead of two, on 10,000 notes less work for the GC at start.
       if (parsed !== null) this.notes.set(rel, note as NoteRecord<P>);
-      if (note.settled) entries.set(rel, note);
+      candidates.push(note);
     }
     for (const { path: rel, reason } of scan.unreadable) this.options.log.warn({ path: rel, reason }, 'cannot read note');
     this.touch();
-    this.scheduleSnapshot(this.options.snapshot?.key() ?? '', entries);
+    this.scheduleSnapshot(this.options.snapshot?.key() ?? '', candidates, scan.startedAt);
     return scan.folders;
   }
 
-  /** Writes the snapshot a little later: serialising 10,000 entries is not for the startup path. */
-  private scheduleSnapshot(key: string, entries: Map<string, SnapshotEntry<P>>): void {
+  /** Writes the snapshot a little later: 10,000 stats and entries are not for the startup path. */
+  private scheduleSnapshot(key: string, candidates: ScannedNote<P>[], scannedAt: number): void {
     const snapshot = this.snapshot;
     if (!snapshot) return;
     clearTimeout(this.snapshotTimer);
     this.snapshotTimer = setTimeout(() => {
       this.snapshotTimer = undefined;
-      snapshot.save(key, entries).catch((err: unknown) => {
-        this.options.log.warn({ err }, 'cannot write the index snapshot');
-      });
+      this.snapshotEntries(candidates, scannedAt)
+        .then((entries) => entries && snapshot.save(key, entries))
+        .catch((err: unknown) => {
+          this.options.log.warn({ err }, 'cannot write the index snapshot');
+        });
     }, SNAPSHOT_DELAY_MS);
     this.snapshotTimer.unref();
   }
 
+  /**
+   * The scanned notes that may be reused by the next start, with the mtime and size to check
+   * them by. A note qualifies while the index still holds what the scan read of it and its file
+   * was last modified well before the scan began (so not during or after the read): same size in
+   * bytes as the text read, mtime older than the scan by SNAPSHOT_SETTLED_MS (a note edited again
+   * within the file system's timestamp granularity could otherwise keep its mtime and size with
+   * new content). Anything else is simply read again next time. Undefined when the store stopped.
+   */
+  private async snapshotEntries(
+    candidates: ScannedNote<P>[],
+    scannedAt: number,
+  ): Promise<Map<string, SnapshotEntry<P>> | undefined> {
+    const settledBefore = scannedAt - SNAPSHOT_SETTLED_MS;
+    const entries = new Map<string, SnapshotEntry<P>>();
+    for (let i = 0; i < candidates.length; i += SNAPSHOT_STAT_CHUNK) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (this.stopped) return undefined;
+      for (const note of candidates.slice(i, i + SNAPSHOT_STAT_CHUNK)) {
+        const { rel, size, hash, parsed } = note;
+        const current = this.notes.get(rel);
+        if (parsed === null ? current !== undefined : current !== note) continue; // changed since
+        let { mtimeMs } = note;
+        if (mtimeMs === undefined) {
+          const stat = statSync(this.abs(rel), { throwIfNoEntry: false });
+          if (!stat?.isFile() || stat.size !== size || stat.mtimeMs >= settledBefore) continue;
+          mtimeMs = stat.mtimeMs;
+        }
+        entries.set(rel, { mtimeMs, size, hash, parsed });
+      }
+    }
+    return entries;
+  }
+
   /** Closes the watcher and waits for queued and running writes. */
   async stop(): Promise<void> {
+    this.stopped = true;
     clearTimeout(this.snapshotTimer);
     this.watcher?.close();
     this.watcher = undefined;
@@ -332,6 +369,10 @@ export class VaultStore<P> {
   }
 }
 
+/** A note modified this recently before a scan is read again next time rather than snapshotted. */
+const SNAPSHOT_SETTLED_MS = 2_000;
+/** Notes checked between two yields while the snapshot is prepared. */
+const SNAPSHOT_STAT_CHUNK = 500;
 /** Delay between a full scan and writing its snapshot (off the startup path). */
 const SNAPSHOT_DELAY_MS = 2_000;
 

@@ -77,6 +77,18 @@ describe('index snapshot', () => {
     assert.ok(parsed.includes('A.md') && parsed.includes('B.md'));
   });
 
+  it('does not save what the scan read of a note that changed before the snapshot was written', async () => {
+    let store = await open();
+    // Same size, mtime set back: only the index (updated by the watcher) knows it changed.
+    await writeFile(path.join(dir, 'B.md'), 'BBBB');
+    await age('B.md', 120);
+    await new Promise((r) => setTimeout(r, 2_300));
+    await store.stop();
+    store = await open();
+    await store.stop();
+    assert.equal(store.get('B.md')?.parsed.text, 'BBBB');
+  });
+
   it('ignores a snapshot written under another key, and a corrupt one', async () => {
     key = 'k2';
     let store = await open();
