@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { okWithTasks, taskJson, taskListJson } from '../../src/http/task-json.js';
+import { okWithTasks, taskJson } from '../../src/http/task-json.js';
 import { task } from '../core/query/fixtures.js';
 
 describe('task JSON cache', () => {
@@ -9,8 +9,9 @@ describe('task JSON cache', () => {
       Object.freeze(task('a.md', { due: '2026-01-01', title: 'Quote "me" \\ ✓' })),
       task('b.md'),
     ];
-    assert.equal(taskListJson(tasks), JSON.stringify(tasks));
-    assert.equal(taskListJson([]), '[]');
+    for (const t of tasks) assert.equal(taskJson(t), JSON.stringify(t));
+    const empty = okWithTasks({ tasks: [] }).body as Buffer;
+    assert.equal(empty.toString(), JSON.stringify({ success: true, data: { tasks: [] } }));
   });
 
   it('never reuses the text of an object that can still change', () => {
@@ -24,14 +25,15 @@ describe('task JSON cache', () => {
 describe('okWithTasks', () => {
   it('writes exactly the success envelope JSON.stringify would', () => {
     const data = {
-      tasks: [Object.freeze(task('a.md')), task('b.md', { due: '2026-01-01' })],
+      tasks: [Object.freeze(task('a.md')), task('b.md', { due: '2026-01-01', title: 'Café ☕ 😀' })],
       pagination: { total: 2, offset: 0, limit: 50, hasMore: false },
       skipped: undefined,
       vault: { name: 'v', path: '/v' },
     };
     const result = okWithTasks(data);
     assert.equal(result.status, 200);
-    assert.equal(result.contentType, 'application/json');
-    assert.equal(result.body, JSON.stringify({ success: true, data }));
+    assert.equal(result.contentType, 'application/json; charset=utf-8');
+    assert.ok(Buffer.isBuffer(result.body));
+    assert.equal(result.body.toString('utf8'), JSON.stringify({ success: true, data }));
   });
 });
