@@ -78,11 +78,18 @@ export class TaskService {
   private current: TaskNotesSettings;
   private readonly store: VaultStore<ParsedNote>;
   private readonly policy: VaultPathPolicy;
-  private readonly bases = new WeakMap<TaskRecord, TaskBase>();
+  /**
+   * Bumped when a change can alter the computed fields of other tasks (isBlocked, blocking): a
+   * change of dependencies or of completion. Read shapes and the dependency graph are kept until
+   * then (or until a note is added or removed), so an ordinary edit rebuilds one read shape.
+   */
+  private graphStamp = 0;
   private linkCache: { version: number; links: LinkIndex } | undefined;
-  private graphCache: { version: number; graph: TaskGraph } | undefined;
-  /** Read shapes built so far for the current index version (all of them once listed). */
-  private viewCache: { version: number; views: WeakMap<TaskRecord, TaskInfo>; list?: TaskInfo[] } | undefined;
+  private graphCache: { paths: number; stamp: number; graph: TaskGraph } | undefined;
+  /** Read shapes built so far, per record, while the graph is unchanged (see graphStamp). */
+  private viewCache: { paths: number; stamp: number; views: WeakMap<TaskRecord, TaskInfo> } | undefined;
+  /** Every read shape in path order, for the current index version. */
+  private listCache: { version: number; list: TaskInfo[] } | undefined;
   private readonly adjusters: UpdateAdjuster[] = [];
   private readonly toggleHooks: ToggleHook[] = [];
   private settingsReload: Promise<void> = Promise.resolve();
@@ -99,6 +106,9 @@ export class TaskService {
       policy: this.policy,
       log: options.log,
       parse: (rel, text) => this.parseTask(rel, text),
+      onReplace: (before, after) => {
+        if (this.affectsGraph(before, after)) this.graphStamp++;
+      },
       watchFiles: [TASKNOTES_DATA_JSON],
       stabilityMs: options.stabilityMs,
       // Parse results depend on the note-format code and on the settings (identification,
@@ -132,9 +142,11 @@ export class TaskService {
 
   /** Every task, sorted by path, in the read shape without details. Treat the objects as read-only. */
   list(): TaskInfo[] {
-    const cache = this.views();
-    cache.list ??= this.store.all().map((r) => this.cachedView(r));
-    return [...cache.list];
+    const { version } = this.store;
+    if (this.listCache?.version !== version) {
+      this.listCache = { version, list: this.store.all().map((r) => this.cachedView(r)) };
+    }
+    return [...this.listCache.list];
   }
 
   /** One page of `list()` and the total; builds the read shape of that page only. */
@@ -313,12 +325,18 @@ export class TaskService {
   }
 
   private baseOf(record: TaskRecord): TaskBase {
-    let base = this.bases.get(record);
-    if (!base) {
-      base = this.normalize(record.rel, record.parsed.frontmatter ?? {});
-      this.bases.set(record, base);
-    }
-    return base;
+    return this.normalize(record.rel, record.parsed.frontmatter ?? {});
+  }
+
+  /** Whether replacing `before` by `after` (same path) can change other tasks' computed fields. */
+  private affectsGraph(before: TaskRecord, after: TaskRecord): boolean {
+    const key = this.current.fieldMapping.blockedBy;
+    const hasDeps = (r: TaskRecord): boolean =>
+      r.parsed.frontmatter !== null && Object.hasOwn(r.parsed.frontmatter, key);
+    if (hasDeps(before) || hasDeps(after)) return true;
+    return (
+      this.isCompletedStatus(this.baseOf(before).status) !== this.isCompletedStatus(this.baseOf(after).status)
+    );
   }
 
   private normalize(rel: string, frontmatter: Record<string, unknown>): TaskBase {
@@ -334,38 +352,52 @@ export class TaskService {
   }
 
   private graph(): TaskGraph {
-    const { version, pathsVersion } = this.store;
+    const { pathsVersion } = this.store;
     if (this.linkCache?.version !== pathsVersion) {
       this.linkCache = { version: pathsVersion, links: new LinkIndex(this.store.all().map((r) => r.rel)) };
     }
-    if (this.graphCache?.version !== version) {
+    let cached = this.graphCache;
+    if (cached?.paths !== pathsVersion || cached.stamp !== this.graphStamp) {
+      // Normalised once per graph: the tasks with dependencies and the blockers they look up.
+      const bases = new WeakMap<TaskRecord, TaskBase>();
+      const baseOf = (record: TaskRecord): TaskBase => {
+        let base = bases.get(record);
+        if (!base) bases.set(record, (base = this.baseOf(record)));
+        return base;
+      };
       const withDeps = this.recordsWith(this.current.fieldMapping.blockedBy)
-        .map((r) => this.baseOf(r))
+        .map(baseOf)
         .filter((b) => b.blockedBy !== undefined);
       const lookup = (p: string): TaskBase | undefined => {
         const record = this.store.get(p);
-        return record ? this.baseOf(record) : undefined;
+        return record ? baseOf(record) : undefined;
       };
-      this.graphCache = {
-        version,
+      cached = {
+        paths: pathsVersion,
+        stamp: this.graphStamp,
         graph: new TaskGraph(this.linkCache.links, withDeps, lookup, this.current.customStatuses),
       };
+      this.graphCache = cached;
     }
-    return this.graphCache.graph;
+    return cached.graph;
   }
 
   /**
-   * The read-shape cache of the current index version. Shapes are built on demand: the first
-   * request after a start (or a write) builds one page, not 10,000 read shapes.
+   * The read shapes built so far. Shapes are built on demand (the first request after a start
+   * builds one page, not 10,000 read shapes) and kept per record until the graph changes.
    */
-  private views(): { views: WeakMap<TaskRecord, TaskInfo>; list?: TaskInfo[] } {
-    const version = this.store.version;
-    if (this.viewCache?.version !== version) this.viewCache = { version, views: new WeakMap() };
-    return this.viewCache;
+  private views(): WeakMap<TaskRecord, TaskInfo> {
+    const { pathsVersion } = this.store;
+    let cached = this.viewCache;
+    if (cached?.paths !== pathsVersion || cached.stamp !== this.graphStamp) {
+      cached = { paths: pathsVersion, stamp: this.graphStamp, views: new WeakMap() };
+      this.viewCache = cached;
+    }
+    return cached.views;
   }
 
   private cachedView(record: TaskRecord): TaskInfo {
-    const { views } = this.views();
+    const views = this.views();
     let view = views.get(record);
     if (!view) {
       view = Object.freeze(this.view(record)) as TaskInfo;

@@ -55,6 +55,13 @@ export interface VaultStoreOptions<P> {
    * (e.g. settings); a snapshot written under another key is ignored. Parsed values must be JSON.
    */
   snapshot?: { file: string; key: () => string };
+  /**
+   * Called synchronously whenever a note's record is replaced by another for the same path (a
+   * write or an external edit), before anything else can read the index: lets the owner drop
+   * data derived from other records in the same step. Additions and removals are not reported
+   * here; they change `pathsVersion`.
+   */
+  onReplace?: (before: NoteRecord<P>, after: NoteRecord<P>) => void;
 }
 
 export class VaultStore<P> {
@@ -241,10 +248,11 @@ export class VaultStore<P> {
   async write(rel: string, text: string): Promise<NoteRecord<P> | undefined> {
     await writeFileAtomic(this.abs(rel), text, { mkdir: true });
     const record = this.parseRecord(rel, text);
-    const had = this.notes.has(rel);
+    const before = this.notes.get(rel);
     if (record) this.notes.set(rel, record);
     else this.notes.delete(rel);
-    this.touch(had !== (record !== undefined));
+    if (before && record) this.options.onReplace?.(before, record);
+    this.touch((before !== undefined) !== (record !== undefined));
     return record;
   }
 
@@ -328,6 +336,7 @@ export class VaultStore<P> {
     if (!before && !after) return text;
     if (after) this.notes.set(rel, after);
     else this.notes.delete(rel);
+    if (before && after) this.options.onReplace?.(before, after);
     this.touch(!before || !after);
     const change: NoteChange<P> =
       before && after

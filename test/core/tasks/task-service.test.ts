@@ -188,6 +188,30 @@ describe('TaskService', () => {
     assert.equal(h.service.find('TaskNotes/Tasks/Alpha.md')?.isBlocked, false);
   });
 
+  it('keeps read shapes across edits that cannot change other tasks, and rebuilds them when one can', async () => {
+    const alpha = 'TaskNotes/Tasks/Alpha.md';
+    const beta = 'TaskNotes/Tasks/Beta.md';
+    const first = h.service.list();
+    assert.equal(first[0]!.isBlocked, true);
+    // A priority change of the blocker: Alpha's read shape is reused as it was.
+    await h.service.update(beta, { priority: 'high' });
+    assert.equal(h.service.find(alpha), first[0]);
+    assert.equal(h.service.find(beta)?.priority, 'high');
+    // Completing the blocker (through the API) unblocks Alpha in lists, lookups and pages.
+    await h.service.update(beta, { status: 'done' });
+    assert.equal(h.service.list()[0]!.isBlocked, false);
+    assert.equal(h.service.page(0, 1).tasks[0]!.isBlocked, false);
+    assert.equal(h.service.find(beta)?.isBlocking, false);
+    // Reopening it by an external edit blocks Alpha again.
+    await writeFile(path.join(h.vault, beta), '---\nstatus: open\ntags: [task]\n---\n');
+    await waitFor(() => h.service.find(alpha)?.isBlocked === true);
+    assert.equal(h.service.list()[1]!.isBlocking, true);
+    // Alpha dropping its dependency (external edit) ends Beta's blocking.
+    await writeFile(path.join(h.vault, alpha), '---\ntitle: Alpha\nstatus: open\ntags: [task]\n---\n');
+    await waitFor(() => h.service.find(beta)?.isBlocking === false);
+    assert.deepEqual(h.service.find(beta)?.blocking, undefined);
+  });
+
   it('renames on a title change and keeps a title that differs from the filename', async () => {
     const renamed = await h.service.update('TaskNotes/Tasks/Alpha.md', { title: 'What? Now' });
     assert.equal(renamed.id, 'TaskNotes/Tasks/What Now.md');
