@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 function collect(target, out) {
   const stat = statSync(target);
