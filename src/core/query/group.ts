@@ -11,7 +11,7 @@ import { Series } from '../recurrence/series.js';
 import type { QueryContext } from './context.js';
 import { isPastDue, parseDate } from './dates.js';
 import { parseLink, withoutMd } from './links.js';
-import { collator } from './sort.js';
+import { compareLocale } from './sort.js';
 import { USER_PREFIX, rawUserValue, userValue } from './properties.js';
 
 export interface TaskGroup {
@@ -26,7 +26,7 @@ interface Grouper {
   last?: readonly string[];
 }
 
-const alphabetical = (a: string, b: string): number => collator.compare(a, b);
+const alphabetical = compareLocale;
 
 const DUE_BUCKETS = [
   'Overdue',
