@@ -75,6 +75,8 @@ export class VaultStore<P> {
   private readonly snapshot: IndexSnapshot<P> | undefined;
   private snapshotTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Notes found empty once by the watcher, looked at again before an empty read counts. */
+  private readonly emptySeen = new Set<string>();
   private sortedCache: NoteRecord<P>[] | undefined;
   private versionCounter = 0;
   private pathsVersionCounter = 0;
@@ -326,10 +328,21 @@ export class VaultStore<P> {
   /**
    * Brings one index entry in line with the disk; reports the change when there is one. Returns
    * the text read (undefined when the file is gone).
+   *
+   * `fromWatcher`: a program that rewrites a note in place truncates it before writing the new
+   * text, and a read can land in between. An empty file where a task note was is looked at again
+   * EMPTY_NOTE_GRACE_MS later (or at the write's own event) before it counts, so a rewrite is not
+   * reported as a deletion followed by a creation (nor rebuilds every derived index twice).
    */
-  private async reconcile(rel: string): Promise<string | undefined> {
+  private async reconcile(rel: string, fromWatcher = false): Promise<string | undefined> {
     const before = this.notes.get(rel);
     const text = await this.readText(rel);
+    if (fromWatcher && text === '' && before && !this.emptySeen.has(rel)) {
+      this.emptySeen.add(rel);
+      this.watcher?.recheck(rel, EMPTY_NOTE_GRACE_MS);
+      return text;
+    }
+    this.emptySeen.delete(rel);
     const hash = text === undefined ? undefined : hashText(text);
     if (text !== undefined && before?.hash === hash) return text;
     const after = text === undefined ? undefined : this.parseRecord(rel, text, hash);
@@ -361,7 +374,7 @@ export class VaultStore<P> {
       watchFiles: this.options.watchFiles ?? [],
       debounceMs: this.options.stabilityMs ?? 50,
       onNote: (rel) => {
-        void this.lock.run(rel, () => this.reconcile(rel)).catch((err: unknown) => {
+        void this.lock.run(rel, () => this.reconcile(rel, true)).catch((err: unknown) => {
           this.options.log.error({ err, path: rel }, 'failed to reconcile a vault change');
         });
       },
@@ -382,6 +395,8 @@ export class VaultStore<P> {
 const SNAPSHOT_SETTLED_MS = 2_000;
 /** Notes checked between two yields while the snapshot is prepared. */
 const SNAPSHOT_STAT_CHUNK = 500;
+/** How long a note found empty may stay so before it counts as emptied (see reconcile). */
+const EMPTY_NOTE_GRACE_MS = 250;
 /** Delay between a full scan and writing its snapshot (off the startup path). */
 const SNAPSHOT_DELAY_MS = 2_000;
 

@@ -111,7 +111,12 @@ export class VaultWatcher {
     }
   }
 
-  private schedule(rel: string): void {
+  /** Looks at `rel` again after `delayMs` (unless an event comes first and reschedules it). */
+  recheck(rel: string, delayMs: number): void {
+    this.schedule(rel, delayMs);
+  }
+
+  private schedule(rel: string, delayMs = this.options.debounceMs): void {
     if (this.closed) return;
     clearTimeout(this.timers.get(rel));
     this.timers.set(
@@ -119,7 +124,7 @@ export class VaultWatcher {
       setTimeout(() => {
         this.timers.delete(rel);
         this.settle(rel).catch((err: unknown) => this.options.log.error({ err, path: rel }, 'vault watcher failed'));
-      }, this.options.debounceMs),
+      }, delayMs),
     );
   }
 

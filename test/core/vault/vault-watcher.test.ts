@@ -7,8 +7,8 @@ import { silentLogger as silent } from '../../../src/core/logger.js';
 import { VaultStore, type NoteChange } from '../../../src/core/vault/vault-store.js';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
 
-/** Every `.md` note is indexed with its text as the parsed value. */
-const parse = (_rel: string, text: string): string => text;
+/** Every non-empty `.md` note is indexed with its text as the parsed value. */
+const parse = (_rel: string, text: string): string | null => (text === '' ? null : text);
 
 async function until(check: () => boolean, what: string): Promise<void> {
   const start = Date.now();
@@ -48,6 +48,23 @@ describe('vault watcher', () => {
 
   const kinds = (): string[] =>
     changes.map((c) => `${c.kind} ${c.kind === 'removed' ? c.before.rel : c.after.rel}`);
+
+  it('reports a rewrite in place as one change even when a read lands between truncation and write', async () => {
+    // Truncate, let the watcher read the empty file, then write: as an editor rewriting in place
+    // (or a slow writer) would.
+    await writeFile(path.join(dir, 'A.md'), '');
+    await new Promise((r) => setTimeout(r, 100));
+    await writeFile(path.join(dir, 'A.md'), 'a3');
+    await until(() => store.get('A.md')?.parsed === 'a3', 'rewrite');
+    await new Promise((r) => setTimeout(r, 60));
+    assert.deepEqual(kinds(), ['changed A.md']);
+  });
+
+  it('still reports a note emptied for good as removed', async () => {
+    await writeFile(path.join(dir, 'A.md'), '');
+    await until(() => store.get('A.md') === undefined, 'removal');
+    assert.deepEqual(kinds(), ['removed A.md']);
+  });
 
   it('reports in-place edits and atomic saves (rename over the note) as changes', async () => {
     await writeFile(path.join(dir, 'A.md'), 'a2');
