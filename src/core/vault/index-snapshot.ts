@@ -45,9 +45,20 @@ export class IndexSnapshot<P> {
     return out;
   }
 
-  /** Writes the entries (atomically); parsed values that JSON cannot carry exactly are left out. */
+  /**
+   * Writes the entries (atomically); parsed values that JSON cannot carry exactly are left out.
+   * The file is assembled as bytes, a few hundred rows at a time: one string of the whole file
+   * (megabytes for a large vault) would sit in V8's large-object space until the next full
+   * collection.
+   */
   async save(key: string, entries: ReadonlyMap<string, SnapshotEntry<P>>): Promise<void> {
-    const rows: string[] = [];
+    const chunks: Buffer[] = [Buffer.from(`{"format":${FORMAT},"key":${JSON.stringify(key)},"rows":[`)];
+    let rows: string[] = [];
+    const flush = (): void => {
+      if (rows.length === 0) return;
+      chunks.push(Buffer.from((chunks.length > 1 ? ',\n' : '') + rows.join(',\n')));
+      rows = [];
+    };
     for (const [rel, e] of entries) {
       let lossless = true;
       // NaN, ±Infinity and -0 (YAML `.nan`, `.inf`, `-0`) would come back as null or 0.
@@ -56,8 +67,13 @@ export class IndexSnapshot<P> {
         return v;
       });
       if (lossless) rows.push(text);
+      if (rows.length >= ROWS_PER_CHUNK) flush();
     }
-    const body = `{"format":${FORMAT},"key":${JSON.stringify(key)},"rows":[${rows.join(',\n')}]}\n`;
-    await writeFileAtomic(this.file, body, { mkdir: true });
+    flush();
+    chunks.push(Buffer.from(']}\n'));
+    await writeFileAtomic(this.file, Buffer.concat(chunks), { mkdir: true });
   }
 }
+
+/** Rows serialised per chunk of the snapshot file. */
+const ROWS_PER_CHUNK = 256;
