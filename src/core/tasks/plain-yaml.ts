@@ -33,6 +33,20 @@ const NON_PRINTABLE =
 
 const PRINTABLE_ASCII = /^[\x20-\x7e\n]*$/;
 
+/** The core schema's null and boolean words. */
+const WORDS = new Map<string, null | boolean>([
+  ['~', null],
+  ['null', null],
+  ['Null', null],
+  ['NULL', null],
+  ['true', true],
+  ['True', true],
+  ['TRUE', true],
+  ['false', false],
+  ['False', false],
+  ['FALSE', false],
+]);
+
 /** Sentinel for "outside the subset": the caller falls back to the full parser. */
 const UNSUPPORTED = Symbol('unsupported');
 type Scalar = string | number | boolean | null;
@@ -140,8 +154,8 @@ class Lines {
 /** Keys that YAML reads as the same string (not `null`, `True`, …) and that are safe object keys. */
 function isStringKey(key: string): boolean {
   // A key starts with a letter or `_` (matchKey), so only the null and boolean words read as
-  // something else; they are at most five characters long.
-  return key.length > 5 ? key !== '__proto__' : typeof resolvePlain(key) === 'string';
+  // something else.
+  return key !== '__proto__' && !WORDS.has(key);
 }
 
 /** Items of a block sequence whose dashes stand at column `indent`; leaves `r` after it. */
@@ -283,24 +297,8 @@ function scalar(text: string, start: number, end: number): Scalar | typeof UNSUP
 
 /** Core-schema resolution of a plain scalar, for the cases this reader is sure about. */
 function resolvePlain(s: string): Scalar | typeof UNSUPPORTED {
-  // The null and boolean words are at most five characters long.
-  if (s.length <= 5) {
-    switch (s) {
-      case '~':
-      case 'null':
-      case 'Null':
-      case 'NULL':
-        return null;
-      case 'true':
-      case 'True':
-      case 'TRUE':
-        return true;
-      case 'false':
-      case 'False':
-      case 'FALSE':
-        return false;
-    }
-  }
+  const word = WORDS.get(s);
+  if (word !== undefined) return word;
   const c = s.charCodeAt(0);
   // Only scalars starting with a digit, a sign or a dot can be numbers.
   if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46) {

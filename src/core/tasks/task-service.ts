@@ -167,7 +167,7 @@ export class TaskService {
   }
 
   /** Paths of the tasks whose note has the frontmatter key of `field` (no read shapes built). */
-  pathsWith(field: 'reminders' | 'blockedBy'): string[] {
+  pathsWith(field: 'reminders'): string[] {
     return this.recordsWith(this.current.fieldMapping[field]).map((r) => r.rel);
   }
 
@@ -176,7 +176,7 @@ export class TaskService {
     const rel = this.locate(id);
     const record = this.store.get(rel);
     if (!record) throw notFound('Task not found');
-    return { ...this.view(record), details: record.parsed.details };
+    return { ...this.cachedView(record), details: record.parsed.details };
   }
 
   /** Resolves a link (`[[Name]]`, `Name`, a path, a markdown link) to a task. */
@@ -360,17 +360,17 @@ export class TaskService {
     if (cached?.paths !== pathsVersion || cached.stamp !== this.graphStamp) {
       // Normalised once per graph: the tasks with dependencies and the blockers they look up.
       const bases = new WeakMap<TaskRecord, TaskBase>();
-      const baseOf = (record: TaskRecord): TaskBase => {
+      const memoBase = (record: TaskRecord): TaskBase => {
         let base = bases.get(record);
         if (!base) bases.set(record, (base = this.baseOf(record)));
         return base;
       };
       const withDeps = this.recordsWith(this.current.fieldMapping.blockedBy)
-        .map(baseOf)
+        .map(memoBase)
         .filter((b) => b.blockedBy !== undefined);
       const lookup = (p: string): TaskBase | undefined => {
         const record = this.store.get(p);
-        return record ? baseOf(record) : undefined;
+        return record ? memoBase(record) : undefined;
       };
       cached = {
         paths: pathsVersion,
