@@ -113,7 +113,7 @@ describe('settings page in Chromium', () => {
     await card().getByText('Success: 1').waitFor();
     const row = page.locator(`tr[data-delivery-id="${delivery!.headers['x-service-delivery-id']}"]`);
     await row.getByText('success').waitFor();
-    await row.getByRole('cell', { name: '200' }).waitFor();
+    await row.getByRole('cell', { name: '200', exact: true }).waitFor();
   });
 
   it('a disabled webhook receives nothing; re-enabling delivers again', async () => {
