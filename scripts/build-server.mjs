@@ -48,6 +48,7 @@ await build({
 
 await build({
   entryPoints: ['src/cli/launcher.ts'],
+  bundle: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',

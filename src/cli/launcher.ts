@@ -9,12 +9,17 @@
  * Build-time only: with TASKDOWN_WRITE_CODE_CACHE=<file>, the cache of everything compiled so far
  * is written to <file> when the process exits (scripts/build-server.mjs). With
  * TASKDOWN_CODE_CACHE_REPORT=1, whether V8 used the cache is printed on stderr (for the tests).
+ *
+ * Once the bundle is compiled, the young generation is capped (young-generation.ts). Not in the
+ * build's warm-up run: the cache it writes would carry the changed V8 flags, and a normal start,
+ * which compiles with the default flags, would reject it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
+import { capYoungGeneration } from './young-generation.js';
 
 const filename = fileURLToPath(new URL('./server.cjs', import.meta.url));
 
@@ -40,6 +45,7 @@ function compile(): vm.Script {
 const script = compile();
 const cacheOut = process.env.TASKDOWN_WRITE_CODE_CACHE;
 if (cacheOut) process.once('exit', () => writeFileSync(cacheOut, script.createCachedData()));
+else capYoungGeneration();
 
 const run = script.runInThisContext() as (
   exports: object,
