@@ -24,7 +24,11 @@ export function totalTrackedMinutes(entries: unknown): number {
   return total;
 }
 
-const folderOf = (rel: string): string => rel.split('/').slice(0, -1).join('/');
+/** `a/b/c.md` → `a/b`, `c.md` → `''` (without splitting: it runs for every dependency resolved). */
+export const folderOf = (rel: string): string => {
+  const slash = rel.lastIndexOf('/');
+  return slash < 0 ? '' : rel.slice(0, slash);
+};
 const basenameOf = (rel: string): string => (rel.split('/').pop() ?? rel).replace(/\.md$/i, '');
 
 function shortest(paths: readonly string[]): string | undefined {

@@ -23,7 +23,7 @@ import { parseNote, serializeNewNote, updateNote, type ParsedNote } from './note
 import { planCreate, type TaskCreateInput } from './task-create.js';
 import { changesFromDraft, type Change } from './task-draft.js';
 import { applyPatch, setStatus, type UpdateAdjuster } from './task-patch.js';
-import { LinkIndex, TaskGraph, type TaskBase } from './task-graph.js';
+import { folderOf, LinkIndex, TaskGraph, type TaskBase } from './task-graph.js';
 import type { TaskInfo } from './task-info.js';
 import {
   firstCompletedStatus,
@@ -71,7 +71,6 @@ const NOTE_FORMAT_VERSION = 1;
 /** Lock key serializing the choice of new note paths (NUL never occurs in a vault path). */
 const PATH_CLAIMS = '\u0000paths';
 
-const folderOf = (rel: string): string => rel.split('/').slice(0, -1).join('/');
 const basenameOf = (rel: string): string => path.posix.basename(rel).replace(/\.md$/i, '');
 
 export class TaskService {

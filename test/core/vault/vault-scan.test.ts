@@ -1,8 +1,8 @@
-/** Which vault files can be task notes, and the initial walk. */
+/** Which vault files can be task notes, the initial walk, and the scan's reads. */
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { isCandidateNote, walkVault } from '../../../src/core/vault/vault-scan.js';
+import { hashText, isCandidateNote, scanVault, walkVault } from '../../../src/core/vault/vault-scan.js';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
 
 describe('vault scan', () => {
@@ -38,6 +38,39 @@ describe('vault scan', () => {
       const found = walkVault({ root: tmp.dir, dataDir: path.join(tmp.dir, 'data') });
       assert.deepEqual(found.notes.sort(), ['Sub/b.md', 'a.md']);
       assert.deepEqual(found.folders.sort(), ['', 'Sub']);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it('reads each note whole, with its size on disk, whatever its length', async () => {
+    const tmp = await tempDir();
+    try {
+      // Around the 64 KiB read buffer, with multi-byte characters on both sides of its end.
+      const texts: Record<string, string> = {
+        'empty.md': '',
+        'small.md': '---\ntitle: Ünïcode ✓\n---\nBody 🎉\n',
+        'exact.md': 'a'.repeat(64 * 1024),
+        'larger.md': `${'é'.repeat(40_000)}🎉${'b'.repeat(3)}`,
+        'big.md': `---\ntitle: Big\n---\n${'x'.repeat(300_000)}`,
+      };
+      await writeFiles(tmp.dir, texts);
+      const seen = new Map<string, string>();
+      const scan = await scanVault(
+        { root: tmp.dir, dataDir: path.join(tmp.dir, 'data') },
+        (rel, text) => {
+          seen.set(rel, text);
+          return null;
+        },
+        new Map(),
+      );
+      for (const [rel, text] of Object.entries(texts)) {
+        assert.equal(seen.get(rel), text, rel);
+        const note = scan.notes.find((n) => n.rel === rel);
+        assert.equal(note?.size, Buffer.byteLength(text), rel);
+        assert.equal(note?.hash, hashText(text), rel);
+      }
+      assert.deepEqual(scan.unreadable, []);
     } finally {
       await tmp.cleanup();
     }
