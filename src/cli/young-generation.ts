@@ -14,7 +14,7 @@
  * garbage collection, through a PerformanceObserver; a start-up scan yields to the event loop
  * between chunks, well before a semi-space could double again.
  *
- * Measured with `npm run bench -- tasks`: server RSS after the load 141-153 MB → 107-110 MB, with
+ * Measured with `npm run bench -- tasks`: server RSS after the load 141-153 MB → 106-124 MB, with
  * list throughput, query latency and cold start unchanged (about 10 more young collections at
  * start, ~5 ms in all).
  */
