@@ -1,32 +1,10 @@
-/** The shell's error mapping (SPEC §3), in process: unexpected errors never leak details. */
+/** The shell's error mapping, in process: unexpected errors never leak details. */
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
-import { pino } from 'pino';
-import { invalid, notFound } from '../../src/core/errors.js';
-import type { AppContext } from '../../src/http/context.js';
-import { defineRoute, ok } from '../../src/http/route.js';
-import { buildHttpServer } from '../../src/http/server.js';
-
-async function shellWith(routes: Parameters<typeof buildHttpServer>[0]['routes']) {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, next) {
-      lines.push(String(chunk));
-      next();
-    },
-  });
-  const ctx = {} as AppContext; // these routes never touch the services
-  const app = await buildHttpServer({
-    ctx,
-    routes,
-    log: pino({ level: 'info' }, sink),
-    token: () => null,
-    apiEnabled: () => true,
-  });
-  return { app, log: () => lines.join('') };
-}
+import { shellWith } from '../../test/helpers/http-shell.js';
+import { invalid, notFound } from '../core/errors.js';
+import { defineRoute, ok } from './route.js';
 
 describe('HTTP shell error mapping', () => {
   it('answers an unexpected error with 500 Internal server error and logs the details only', async () => {
@@ -83,6 +61,31 @@ describe('HTTP shell error mapping', () => {
     assert.deepEqual(wrongType.json(), { success: false, error: 'n must be a number of minutes' });
     const negative = await app.inject({ method: 'POST', url: '/api/typed', payload: '{"n":-1}' });
     assert.deepEqual(negative.json(), { success: false, error: 'n must not be negative' });
+    await app.close();
+  });
+});
+
+describe('HTTP shell unknown routes', () => {
+  it('answers an unknown path or method with 404 Not found in the envelope', async () => {
+    const { app } = await shellWith([
+      defineRoute({
+        method: 'GET',
+        url: '/api/known',
+        summary: 'known',
+        tags: ['test'],
+        responses: { 200: Type.Null() },
+        handler: async () => ok(null),
+      }),
+    ]);
+    for (const [method, url] of [
+      ['GET', '/api/unknown'],
+      ['DELETE', '/api/known'],
+      ['GET', '/nope'],
+    ] as const) {
+      const res = await app.inject({ method, url });
+      assert.equal(res.statusCode, 404, `${method} ${url}`);
+      assert.deepEqual(res.json(), { success: false, error: 'Not found' });
+    }
     await app.close();
   });
 });

@@ -1,0 +1,42 @@
+/**
+ * The one mapping from a thrown error to an error envelope: HttpError and DomainError carry their
+ * status and message, schema failures become 400 with a readable message, an oversized body 413;
+ * anything else is 500 `Internal server error` with the details in the log only. Unknown routes
+ * and methods answer 404 `Not found`.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { isDomainError } from '../core/errors.js';
+import { errorBody } from './envelope.js';
+import { HttpError } from './http-error.js';
+import { statusOf } from './status-of.js';
+import { describeValidationError } from './validation.js';
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | Error, req, reply) => {
+    let status = 500;
+    let message = 'Internal server error';
+    const fe = err as FastifyError;
+    if (err instanceof HttpError) {
+      status = err.status;
+      message = err.message;
+    } else if (isDomainError(err)) {
+      status = statusOf(err.code);
+      message = err.message;
+    } else if (fe.validation) {
+      status = 400;
+      message = describeValidationError(fe.validation as never, fe.validationContext);
+    } else if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      status = 413;
+      message = 'Request body too large (limit 1 MiB)';
+    } else if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+      status = fe.statusCode;
+      message = fe.message;
+    }
+    if (status >= 500) req.log.error({ err }, 'request failed');
+    void reply.code(status).type('application/json').send(errorBody(message));
+  });
+
+  app.setNotFoundHandler((_req, reply) => {
+    void reply.code(404).type('application/json').send(errorBody('Not found'));
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * Turns a RouteSpec into a Fastify route: response schemas wrapped in the envelope (for the
+ * OpenAPI document), the shell's error answers added to every route, and the handler's result
+ * written as an enveloped JSON or a raw body.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from './context.js';
+import { ErrorEnvelope, successBody, SuccessEnvelope } from './envelope.js';
+import type { RouteSpec } from './route.js';
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Authentication required',
+  403: 'CORS origin is not allowed',
+  404: 'Not found',
+  413: 'Body over 1 MiB',
+  503: 'HTTP API is disabled',
+};
+
+export function registerRoute(app: FastifyInstance, spec: RouteSpec, ctx: AppContext): void {
+  const response: Record<number, unknown> = {};
+  for (const [code, schema] of Object.entries(spec.responses)) {
+    const status = Number(code);
+    response[status] = spec.raw || status >= 300 ? schema : SuccessEnvelope(schema);
+  }
+  for (const status of [400, 401, 403, 404, 413, 503]) {
+    if (!(status in response) && (status !== 413 || spec.body)) {
+      response[status] = ErrorEnvelope(ERROR_DESCRIPTIONS[status] ?? 'Error');
+    }
+  }
+  app.route({
+    method: spec.method,
+    url: spec.url,
+    config: { public: spec.public === true },
+    // Only defined parts: Fastify warns about schema keys that are present but undefined.
+    schema: withoutUndefined({
+      summary: spec.summary,
+      description: spec.description,
+      tags: spec.tags,
+      params: spec.params,
+      querystring: spec.querystring,
+      body: spec.body,
+      response,
+      hide: spec.public === true || spec.hidden === true,
+    }),
+    handler: async (req, reply) => {
+      const result = await spec.handler(
+        {
+          params: req.params as never,
+          query: req.query as never,
+          body: req.body as never,
+          headers: req.headers,
+        },
+        ctx,
+      );
+      if (result.headers) void reply.headers(result.headers);
+      if (result.kind === 'raw') {
+        return reply.code(result.status).type(result.contentType).send(result.body);
+      }
+      return reply.code(result.status).type('application/json').send(successBody(result.data));
+    },
+  });
+}
+
+function withoutUndefined<T extends object>(obj: T): T {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
+}
