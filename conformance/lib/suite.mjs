@@ -9,9 +9,12 @@ import { applyAssertion } from './matchers.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const projectRoot = path.resolve(here, '..', '..');
 
-/** Where the fixtures live: TASKDOWN_CONFORMANCE_DIR, else the shared copy next to the project. */
+/**
+ * Where the fixtures live: TASKDOWN_CONFORMANCE_DIR (another checkout of them), else the copy in
+ * this repository (conformance/tasknotes-spec, with its licence and upstream commit).
+ */
 export function fixturesDir() {
-  return process.env.TASKDOWN_CONFORMANCE_DIR ?? path.resolve(projectRoot, '..', 'shared', 'conformance');
+  return process.env.TASKDOWN_CONFORMANCE_DIR || path.join(projectRoot, 'conformance', 'tasknotes-spec');
 }
 
 /** [{file, fixtures}] in manifest order. */

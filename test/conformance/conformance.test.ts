@@ -4,9 +4,12 @@
  * conformance/WAIVERS.md fails. The per-file table is printed at the end.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { execute } from '../../conformance/adapter.mjs';
 import {
+  fixturesDir,
   formatTable,
   loadSuite,
   loadWaivers,
@@ -31,6 +34,21 @@ describe('tasknotes-spec conformance', () => {
     assert.deepEqual(
       skipped.map((f) => f.id),
       [],
+    );
+  });
+
+  test('the fixtures in the repository are complete: every file and case of the manifest', () => {
+    const manifest = JSON.parse(readFileSync(path.join(fixturesDir(), 'manifest.json'), 'utf8')) as {
+      totalCases: number;
+      files: { file: string; cases: number }[];
+    };
+    assert.deepEqual(
+      suite.map(({ file, fixtures }) => ({ file, cases: fixtures.length })),
+      manifest.files,
+    );
+    assert.equal(
+      suite.reduce((sum, { fixtures }) => sum + fixtures.length, 0),
+      manifest.totalCases,
     );
   });
 

@@ -1,11 +1,11 @@
 /**
- * Headless Chromium for browser tests: Debian's /usr/bin/chromium driven by playwright-core
- * (no browser download). The flags keep Chromium from reaching out to the network, which this
- * machine refuses anyway. Playwright gives every launch a fresh temporary profile.
+ * Headless Chromium for browser tests: an installed Chromium (chromium.ts finds it) driven by
+ * playwright-core, which downloads no browser. The flags keep Chromium from reaching out to the
+ * network. Playwright gives every launch a fresh temporary profile.
  */
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { findChromium } from './chromium.js';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -31,7 +31,7 @@ export async function launchBrowser(
   options: { allowOrigin?: string; viewport?: { width: number; height: number } } = {},
 ): Promise<TestBrowser & { blocked: string[] }> {
   const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: findChromium(),
     args: CHROMIUM_ARGS,
     headless: true,
   });

@@ -1,5 +1,5 @@
 /**
- * The settings page end to end: headless Chromium (playwright-core on /usr/bin/chromium)
+ * The settings page end to end: headless Chromium (playwright-core on the installed Chromium)
  * against the real server process and a real webhook receiver. Every request the page makes to
  * another origin is aborted, so passing also proves the page needs no CDN.
  */
