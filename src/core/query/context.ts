@@ -5,6 +5,7 @@
  */
 import type { TaskInfo } from '../tasks/task-info.js';
 import { localDay } from '../recurrence/day.js';
+import { isPastDue } from './dates.js';
 import { basename, parseLink, taskListResolver } from './links.js';
 import type { QueryEnv, UserFieldDef } from './types.js';
 
@@ -46,6 +47,16 @@ export class QueryContext {
       return true;
     }
     return this.completed.has(task.status);
+  }
+
+  /**
+   * Overdue as the `due` grouping and the `overdue` filter see it: the due date (or time) has
+   * passed by the local clock, and with hideCompletedFromOverdue (on by default) the task's status
+   * is not a completed one.
+   */
+  isOverdue(task: TaskInfo): boolean {
+    if (this.env.settings.hideCompletedFromOverdue !== false && this.completed.has(task.status)) return false;
+    return isPastDue(task.due, this.today, this.env.now);
   }
 
   /** Status `order`; an unknown status counts as 0 (reference sort rule). */

@@ -9,7 +9,7 @@ import type { TaskInfo } from '../tasks/task-info.js';
 import { addDays } from '../recurrence/day.js';
 import { Series } from '../recurrence/series.js';
 import type { QueryContext } from './context.js';
-import { isPastDue, parseDate } from './dates.js';
+import { parseDate } from './dates.js';
 import { parseLink, withoutMd } from './links.js';
 import { compareLocale } from './sort.js';
 import { USER_PREFIX, rawUserValue, userValue } from './properties.js';
@@ -117,10 +117,9 @@ function grouper(groupKey: string, ctx: QueryContext): Grouper | undefined {
       return {
         keyOf: (t) => {
           if (occursToday(t, ctx.today)) return 'Today';
-          // With hideCompletedFromOverdue (on by default) completed tasks are never overdue; a
-          // completed task due in the past then has no bucket of its own and goes to `Later`.
-          const hide = ctx.env.settings.hideCompletedFromOverdue !== false && ctx.isCompletedStatus(t.status);
-          if (!hide && isPastDue(t.due, ctx.today, ctx.env.now)) return 'Overdue';
+          // A completed task due in the past is not overdue (hideCompletedFromOverdue): it has no
+          // bucket of its own and goes to `Later`.
+          if (ctx.isOverdue(t)) return 'Overdue';
           return dayBucket(t.due, ctx, 'Later', 'No due date');
         },
         order: byBucket(DUE_BUCKETS),

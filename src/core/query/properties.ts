@@ -93,6 +93,8 @@ export const BUILTIN_PROPERTIES: ReadonlyMap<string, PropertyDef> = new Map(
     def('dependencies.isBlocked', 'boolean', (task) => task.isBlocked === true),
     def('dependencies.isBlocking', 'boolean', (task) => task.isBlocking === true),
     def('status.isCompleted', 'boolean', (task, ctx) => ctx.isEffectivelyCompleted(task)),
+    // Taskdown's addition (what GET /api/tasks?overdue= filters on): see QueryContext.isOverdue.
+    def('overdue', 'boolean', (task, ctx) => ctx.isOverdue(task)),
     def('timeEstimate', 'number', (t) => t.timeEstimate),
     def('recurrence', 'presence', (t) => t.recurrence),
   ].map((d) => [d.name, d]),

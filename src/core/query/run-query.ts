@@ -1,20 +1,24 @@
 /**
- * One `POST /api/tasks/query` run over a task list: validate, filter, sort, group, flatten.
- * `total` counts every task in the vault and `filtered` the tasks returned; grouping only orders
- * the result (each task once, SPEC §6), so `filtered` never counts a task twice.
+ * One `POST /api/tasks/query` run over a task list: validate, filter, sort, group, flatten, page.
+ * `total` counts every task in the vault and `filtered` every task that matches (before paging);
+ * grouping only orders the result (each task once, SPEC §6), so `filtered` never counts a task
+ * twice.
  */
 import type { TaskInfo } from '../tasks/task-info.js';
 import { QueryContext } from './context.js';
 import { compileFilter } from './evaluate.js';
-import { groupTasks } from './group.js';
+import { groupTasks, type TaskGroup } from './group.js';
 import { sortTasks } from './sort.js';
 import type { QueryEnv } from './types.js';
 import { parseFilterQuery } from './validate.js';
 
 export interface QueryResult {
+  /** The requested page of the flattened, grouped result. */
   tasks: TaskInfo[];
   total: number;
   filtered: number;
+  /** The page's tasks by group, in group order (one group `all` without a groupKey). */
+  groups: TaskGroup[];
 }
 
 /** Runs a raw (unvalidated) FilterQuery; throws an INVALID DomainError naming the problem. */
@@ -23,6 +27,16 @@ export function runQuery(rawQuery: unknown, env: QueryEnv): QueryResult {
   const ctx = new QueryContext(env);
   const matches = compileFilter(query.root, ctx);
   const sorted = sortTasks(env.tasks.filter(matches), query.options, ctx);
-  const tasks = groupTasks(sorted, query.options.groupKey, ctx).flatMap((g) => g.tasks);
-  return { tasks, total: env.tasks.length, filtered: tasks.length };
+  const { offset, limit } = query.page;
+  const all = groupTasks(sorted, query.options.groupKey, ctx);
+  const end = limit === undefined ? Infinity : offset + limit;
+  const groups: TaskGroup[] = [];
+  let position = 0;
+  for (const group of all) {
+    const from = Math.max(offset - position, 0);
+    const to = Math.min(end - position, group.tasks.length);
+    position += group.tasks.length;
+    if (from < to) groups.push({ key: group.key, tasks: group.tasks.slice(from, to) });
+  }
+  return { tasks: groups.flatMap((g) => g.tasks), total: env.tasks.length, filtered: sorted.length, groups };
 }

@@ -24,11 +24,7 @@ const nodeFields = {
     description: '`group` (with conjunction and children) or `condition` (with property, operator, value).',
     errorMessage: 'FilterQuery node "type" must be "group" or "condition"',
   }),
-  id: Type.String({
-    minLength: 1,
-    description: 'Client-chosen node id; required on every node.',
-    errorMessage: 'Every FilterQuery node needs a non-empty string "id"',
-  }),
+  id: Type.Optional(Type.String({ description: 'Client-chosen node label; optional.' })),
   conjunction: Type.Optional(
     literals(['and', 'or'], {
       description: 'Groups only: `and` (every child matches) or `or` (at least one does).',
@@ -122,12 +118,22 @@ export const FilterQuerySchema = Type.Object(
       }),
     ),
     subgroupKey: Type.Optional(Type.String({ description: 'Accepted and ignored, as in the reference.' })),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: 'Root only. At most this many tasks of the sorted, grouped result (default: all).',
+      }),
+    ),
+    offset: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'Root only. Skip this many tasks first (default 0).' }),
+    ),
   },
   {
     additionalProperties: true,
     description:
-      'The root of a FilterQuery: a group (or a single condition) plus sort and group options. An invalid ' +
-      'query answers 400 with the reason and the node location (e.g. `root.children[1]`).',
+      'The root of a FilterQuery: a group (or a single condition) plus sort, group and paging options. ' +
+      'An invalid query answers 400 with the reason and the node location (e.g. `root.children[1]`); the ' +
+      'server checks the whole tree itself, so this schema documents the shape.',
     examples: [
       {
         type: 'group',
@@ -160,7 +166,9 @@ export const QueryResultSchema = Type.Object({
     description: 'Matching tasks (read shape without details), sorted and grouped',
   }),
   total: Type.Integer({ description: 'Number of tasks in the vault' }),
-  filtered: Type.Integer({ description: 'Number of tasks returned' }),
+  filtered: Type.Integer({
+    description: 'Number of matching tasks (all of them, also when `limit` returns fewer)',
+  }),
   vault: VaultInfo,
 });
 

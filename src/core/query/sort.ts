@@ -86,6 +86,10 @@ function keyOf(sortKey: string, ctx: QueryContext): KeyOf {
       return (t) => textKey(t.title);
     case 'tags':
       return (t) => textKey(t.tags[0]?.toLowerCase());
+    case 'path':
+      // Code-unit order of the path (the task index's own order), not locale order: marked
+      // "simple" so compareText compares the texts as they are.
+      return (t) => ({ text: t.path, lower: t.path, simple: true });
   }
   const field = sortKey.startsWith(USER_PREFIX)
     ? ctx.userField(sortKey.slice(USER_PREFIX.length))

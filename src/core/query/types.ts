@@ -37,7 +37,8 @@ export type ConditionValue = string | number | boolean | null | Array<string | n
 
 export interface FilterCondition {
   type: 'condition';
-  id: string;
+  /** A client's label for the node; optional (query builders send one, hand-written queries often do not). */
+  id?: string;
   property: string;
   operator: Operator;
   value?: ConditionValue;
@@ -45,7 +46,7 @@ export interface FilterCondition {
 
 export interface FilterGroup {
   type: 'group';
-  id: string;
+  id?: string;
   conjunction: 'and' | 'or';
   children: FilterNode[];
 }
@@ -62,6 +63,8 @@ export const BUILTIN_SORT_KEYS = [
   'dateModified',
   'completedDate',
   'tags',
+  // Taskdown's addition: the vault path, i.e. the order of the task index and of GET /api/tasks.
+  'path',
 ] as const;
 
 export const BUILTIN_GROUP_KEYS = [
@@ -85,12 +88,21 @@ export interface QueryOptions {
   groupKey: string;
 }
 
-export type FilterQuery = FilterNode & Partial<QueryOptions> & { subgroupKey?: string };
+export type FilterQuery = FilterNode &
+  Partial<QueryOptions> & { subgroupKey?: string; limit?: number; offset?: number };
+
+/** Which part of the sorted, grouped result a query returns (`filtered` still counts all of it). */
+export interface QueryPage {
+  offset: number;
+  /** Undefined: everything from `offset` on. */
+  limit?: number;
+}
 
 /** A validated query: the tree plus its options with defaults applied. */
 export interface ParsedQuery {
   root: FilterNode;
   options: QueryOptions;
+  page: QueryPage;
 }
 
 export interface StatusDef {

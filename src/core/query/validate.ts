@@ -1,9 +1,11 @@
 /**
  * FilterQuery validation. The reference checks the tree up front but answers an invalid query
  * with an empty 200; SPEC §6 makes every failure a 400 that says what is wrong and where
- * (`root.children[1]`). Checked: node shape, ids, conjunctions, known properties (user fields
+ * (`root.children[1]`). Checked: node shape, conjunctions, known properties (user fields
  * included), operators allowed for the property's type, condition values, sort and group keys,
- * and that sort/group options sit on the root only.
+ * paging (`limit`, `offset`), and that those options sit on the root only. Node ids are optional
+ * labels (the reference requires one on every node; hand-written queries and the `tn` CLI's
+ * nested groups have none), but must be strings when present.
  *
  * Kept from the reference: a condition whose property is `""`, or whose operator needs a value
  * but got `null`/`""`/nothing, is an unfinished row of a query builder; it is accepted here and
@@ -23,13 +25,14 @@ import {
   type Operator,
   type ParsedQuery,
   type QueryOptions,
+  type QueryPage,
   type QuerySettings,
   type UserFieldDef,
 } from './types.js';
 import { isRecord } from '../is-record.js';
 
 export const MAX_DEPTH = 32;
-const ROOT_ONLY = ['sortKey', 'sortDirection', 'groupKey', 'subgroupKey'] as const;
+const ROOT_ONLY = ['sortKey', 'sortDirection', 'groupKey', 'subgroupKey', 'limit', 'offset'] as const;
 const RELATIVE_HELP =
   'use YYYY-MM-DD, YYYY-MM-DDTHH:mm or a relative date: today, tomorrow, yesterday, next week, last week, ' +
   'in N days, N days ago, in N weeks, N weeks ago';
@@ -53,7 +56,7 @@ export function parseFilterQuery(raw: unknown, settings: QuerySettings): ParsedQ
     throw invalid('Invalid FilterQuery: the body must be a JSON object (a group or a condition)');
   const lookup = { userField: (id: string) => findUserField(settings.userFields, id) };
   const root = parseNode(raw, 'root', 0, lookup);
-  return { root, options: parseOptions(raw, lookup) };
+  return { root, options: parseOptions(raw, lookup), page: parsePage(raw) };
 }
 
 function findUserField(fields: readonly UserFieldDef[], id: string): UserFieldDef | undefined {
@@ -65,8 +68,8 @@ type Lookup = { userField(id: string): UserFieldDef | undefined };
 function parseNode(raw: unknown, where: string, depth: number, lookup: Lookup): FilterNode {
   if (!isRecord(raw)) throw fail(where, 'each node must be an object');
   if (depth > MAX_DEPTH) throw fail(where, `groups are nested too deeply (at most ${MAX_DEPTH} levels)`);
-  if (typeof raw.id !== 'string' || raw.id.trim() === '')
-    throw fail(where, '"id" must be a non-empty string');
+  if (raw.id !== undefined && typeof raw.id !== 'string')
+    throw fail(where, '"id" must be a string when present');
   if (depth > 0) {
     const misplaced = ROOT_ONLY.find((k) => raw[k] !== undefined);
     if (misplaced) throw fail(where, `"${misplaced}" is only allowed on the root node`);
@@ -84,7 +87,7 @@ function parseGroup(raw: Json, where: string, depth: number, lookup: Lookup): Fi
   const children = raw.children.map((child, i) =>
     parseNode(child, `${where}.children[${i}]`, depth + 1, lookup),
   );
-  return { type: 'group', id: raw.id as string, conjunction: raw.conjunction, children };
+  return { type: 'group', id: raw.id as string | undefined, conjunction: raw.conjunction, children };
 }
 
 function parseCondition(raw: Json, where: string, lookup: Lookup): FilterCondition {
@@ -95,7 +98,12 @@ function parseCondition(raw: Json, where: string, lookup: Lookup): FilterConditi
   }
   const operator = raw.operator as Operator;
   const property = raw.property;
-  const condition: FilterCondition = { type: 'condition', id: raw.id as string, property, operator };
+  const condition: FilterCondition = {
+    type: 'condition',
+    id: raw.id as string | undefined,
+    property,
+    operator,
+  };
   if (raw.value !== undefined) condition.value = raw.value as ConditionValue;
   if (property === '') return condition;
 
@@ -155,6 +163,19 @@ function parseOptions(raw: Json, lookup: Lookup): QueryOptions {
     throw fail('root', `"sortDirection" must be "asc" or "desc", got ${quote(dir)}`);
   }
   return { sortKey, groupKey, sortDirection: dir ?? 'asc' };
+}
+
+function parsePage(raw: Json): QueryPage {
+  const count = (name: 'limit' | 'offset', min: number): number | undefined => {
+    const value = raw[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+      throw fail('root', `"${name}" must be an integer of at least ${min}, got ${quote(value)}`);
+    }
+    return value;
+  };
+  const limit = count('limit', 1);
+  return { offset: count('offset', 0) ?? 0, ...(limit === undefined ? {} : { limit }) };
 }
 
 function optionalKey(

@@ -15,6 +15,7 @@ import { taskStats } from '../../core/query/stats.js';
 import { queryEnvOf } from '../../core/query/task-source.js';
 import { okWithTasks } from '../task-json.js';
 import { defineRoute, ok, type RouteSpec } from '../route.js';
+import { validatedByHandler } from '../validation.js';
 
 const T = ['tasks'];
 
@@ -26,15 +27,19 @@ export const taskQueryRoutes: RouteSpec[] = [
     description:
       'Filters every task with a tree of groups (and/or) and conditions, then sorts (`sortKey`, ' +
       '`sortDirection`) and groups (`groupKey`) the result, which is returned flattened in group order with ' +
-      "each task once. No pagination. Relative dates and overdue use the server's local date. An invalid " +
+      'each task once. Optional `limit` and `offset` on the root return one page of it (`filtered` still ' +
+      "counts every match). Node ids are optional. Relative dates and overdue use the server's local date. An invalid " +
       'query is a 400 whose message names the problem and the node (e.g. ' +
       '`Invalid FilterQuery at root.children[0]: unknown property "colour"`).',
     tags: T,
-    body: FilterQuerySchema,
+    body: validatedByHandler(FilterQuerySchema),
     responses: { 200: QueryResultSchema },
     handler: async ({ body }, ctx) => {
-      const result = runQuery(body, queryEnvOf(ctx.services.tasks, ctx.services.clock.now()));
-      return okWithTasks({ ...result, vault: ctx.services.vaultInfo });
+      const { tasks, total, filtered } = runQuery(
+        body,
+        queryEnvOf(ctx.services.tasks, ctx.services.clock.now()),
+      );
+      return okWithTasks({ tasks, total, filtered, vault: ctx.services.vaultInfo });
     },
   }),
   defineRoute({

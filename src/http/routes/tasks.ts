@@ -1,9 +1,12 @@
 /** Task routes (reference tasks.md §2). Handlers call the task service; it emits the events. */
 import { Type } from '@sinclair/typebox';
-import { invalid } from '../../core/errors.js';
-import { TaskInfoSchema } from '../../core/tasks/task-info.js';
+import { hasListFilters, listFilterQuery, type ListParams } from '../../core/query/list-filters.js';
+import { runQuery } from '../../core/query/run-query.js';
+import { queryEnvOf, querySettingsOf } from '../../core/query/task-source.js';
+import { BUILTIN_SORT_KEYS } from '../../core/query/types.js';
+import { TaskInfoSchema, type TaskInfo } from '../../core/tasks/task-info.js';
 import type { TaskCreateInput } from '../../core/tasks/task-service.js';
-import { created, defineRoute, IdParams, MessageData, ok, type RouteSpec } from '../route.js';
+import { created, defineRoute, IdParams, MessageData, ok, type RawResult, type RouteSpec } from '../route.js';
 import { ResponseCache } from '../response-cache.js';
 import { okWithTasks } from '../task-json.js';
 
@@ -12,28 +15,39 @@ const listPages = new ResponseCache();
 
 const T = ['tasks'];
 
-/** Query keys that GET /api/tasks refuses (reference §2.1), even with an empty value. */
-const FILTER_KEYS = [
-  'status',
-  'priority',
-  'project',
-  'context',
-  'tag',
-  'overdue',
-  'completed',
-  'archived',
-  'due_before',
-  'due_after',
-  'sort',
-];
-const FILTER_MESSAGE =
-  'For filtering tasks, please use POST /api/tasks/query which supports advanced filtering capabilities. ' +
-  'GET /api/tasks is for basic listing only. See API documentation for details.';
+const FilterParam = (description: string) =>
+  Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description }));
+const ONE_OR_MORE = 'Comma-separated or repeated for any of several values.';
 
 const ListQuery = Type.Object(
   {
     offset: Type.Optional(Type.String({ description: 'Integer ≥ 0 (default 0)' })),
     limit: Type.Optional(Type.String({ description: 'Integer 1–200 (default 50)' })),
+    status: FilterParam(`Status value (\`is\`). ${ONE_OR_MORE}`),
+    priority: FilterParam(`Priority value (\`is\`). ${ONE_OR_MORE}`),
+    project: FilterParam(
+      `Project, by display name or link (\`Website\`, \`[[Website]]\`; FilterQuery \`projects contains\`). ${ONE_OR_MORE}`,
+    ),
+    context: FilterParam(`Context, by substring (\`contexts contains\`). ${ONE_OR_MORE}`),
+    tag: FilterParam(
+      `Tag: exact, parent tag or substring; \`-tag\` excludes (\`tags contains\`). ${ONE_OR_MORE}`,
+    ),
+    completed: Type.Optional(Type.String({ description: '`true` or `false` (status.isCompleted)' })),
+    archived: Type.Optional(Type.String({ description: '`true` or `false`' })),
+    overdue: Type.Optional(
+      Type.String({ description: '`true` or `false`: due date/time passed (local clock) and not completed' }),
+    ),
+    due_before: Type.Optional(
+      Type.String({ description: 'Due strictly before: a date, date-time or relative date' }),
+    ),
+    due_after: Type.Optional(Type.String({ description: 'Due strictly after' })),
+    scheduled_before: Type.Optional(Type.String({ description: 'Scheduled strictly before' })),
+    scheduled_after: Type.Optional(Type.String({ description: 'Scheduled strictly after' })),
+    sort: Type.Optional(
+      Type.String({
+        description: `\`field\` or \`field:asc|desc\`; fields: ${BUILTIN_SORT_KEYS.join(', ')}, user:<fieldId>. Default: path.`,
+      }),
+    ),
   },
   { additionalProperties: true },
 );
@@ -147,28 +161,38 @@ export const taskRoutes: RouteSpec[] = [
   defineRoute({
     method: 'GET',
     url: '/api/tasks',
-    summary: 'List tasks (pagination only)',
-    description: `Sorted by path. Filter parameters (${FILTER_KEYS.join(', ')}) are refused with 400.`,
+    summary: 'List tasks, optionally filtered',
+    description:
+      'Without filter parameters: every task sorted by path, one page of it. With filters (the parameters ' +
+      'agent scripts send), the query engine of POST /api/tasks/query answers: all filters must hold, and ' +
+      '`pagination.total` counts the matching tasks. A bad filter value is a 400 naming the parameter; ' +
+      'unknown parameters are ignored.',
     tags: T,
     querystring: ListQuery,
     responses: { 200: ListData },
     handler: async ({ query }, ctx) => {
-      if (FILTER_KEYS.some((key) => Object.hasOwn(query, key))) throw invalid(FILTER_MESSAGE);
       let offset = intParam(query.offset);
       if (!Number.isFinite(offset) || offset < 0) offset = 0;
       let limit = intParam(query.limit);
       if (!Number.isFinite(limit) || limit < 1) limit = 50;
       limit = Math.min(limit, 200);
       const tasks = ctx.services.tasks;
-      return listPages.get(tasks, `${offset}:${limit}`, () => {
-        const { tasks: page, total } = tasks.page(offset, limit);
+      const page = (found: readonly TaskInfo[], total: number): RawResult =>
         // Tasks' JSON comes from the per-task cache (the biggest per-request cost of this route).
-        return okWithTasks({
-          tasks: page,
+        okWithTasks({
+          tasks: found,
           pagination: { total, offset, limit, hasMore: offset + limit < total },
           vault: ctx.services.vaultInfo,
           note: 'For filtering and advanced queries, use POST /api/tasks/query',
         });
+      if (hasListFilters(query as ListParams)) {
+        const filter = listFilterQuery(query as ListParams, querySettingsOf(tasks.settings()));
+        const result = runQuery({ ...filter, offset, limit }, queryEnvOf(tasks, ctx.services.clock.now()));
+        return page(result.tasks, result.filtered);
+      }
+      return listPages.get(tasks, `${offset}:${limit}`, () => {
+        const { tasks: found, total } = tasks.page(offset, limit);
+        return page(found, total);
       });
     },
   }),

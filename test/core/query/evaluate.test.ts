@@ -194,6 +194,25 @@ describe('FilterQuery evaluation: operators', () => {
     ]);
   });
 
+  it('overdue: due date or time passed by the local clock, completed tasks excluded', () => {
+    // NOW is 2026-03-10 12:00 local.
+    const s = [
+      task('yesterday.md', { due: '2026-03-09' }),
+      task('morning.md', { due: '2026-03-10T09:00' }),
+      task('today.md', { due: '2026-03-10' }),
+      task('evening.md', { due: '2026-03-10T20:00' }),
+      task('done.md', { due: '2026-03-01', status: 'done' }),
+      task('none.md'),
+    ];
+    assert.deepEqual(match(s, and(cond('overdue', 'is-checked'))), ['yesterday.md', 'morning.md']);
+    assert.deepEqual(match(s, and(cond('overdue', 'is-not-checked'))), [
+      'today.md',
+      'evening.md',
+      'done.md',
+      'none.md',
+    ]);
+  });
+
   it('status.isCompleted: a recurring task completed for today (local) counts as completed', () => {
     const daily = task('daily.md', {
       recurrence: 'DTSTART:20260101;FREQ=DAILY',

@@ -91,6 +91,12 @@ describe('sorting', () => {
     assert.deepEqual(sorted([q, p], 'completedDate'), ['p.md', 'q.md']);
   });
 
+  it('path sorts by code units, the order of the task index', () => {
+    const s = [task('b/x.md'), task('B.md'), task('a.md'), task('a b.md')];
+    assert.deepEqual(sorted(s, 'path'), ['B.md', 'a b.md', 'a.md', 'b/x.md']);
+    assert.deepEqual(sorted(s, 'path', 'desc'), ['b/x.md', 'a.md', 'a b.md', 'B.md']);
+  });
+
   it('user fields sort by type', () => {
     const u1 = task('u1.md', {
       effort: 8,
@@ -237,5 +243,33 @@ describe('runQuery', () => {
     ];
     const result = runQuery({ ...and(), groupKey: 'priority', sortKey: 'title' }, env(tasks));
     assert.deepEqual(paths(result.tasks), ['b.md', 'c.md', 'a.md']);
+  });
+});
+
+describe('runQuery paging', () => {
+  const tasks = ['a', 'b', 'c', 'd', 'e'].map((p, i) =>
+    task(`${p}.md`, { priority: i % 2 === 0 ? 'high' : 'low', due: `2026-03-0${i + 1}` }),
+  );
+
+  it('returns the page of the sorted result; filtered counts every match', () => {
+    const result = runQuery({ ...and(), limit: 2, offset: 1 }, env(tasks));
+    assert.deepEqual(paths(result.tasks), ['b.md', 'c.md']);
+    assert.equal(result.filtered, 5);
+    assert.equal(result.total, 5);
+    assert.deepEqual(paths(runQuery({ ...and(), offset: 4 }, env(tasks)).tasks), ['e.md']);
+    assert.deepEqual(runQuery({ ...and(), offset: 9 }, env(tasks)).tasks, []);
+  });
+
+  it('pages across groups and keeps the groups of the page', () => {
+    const result = runQuery({ ...and(), groupKey: 'priority', limit: 3, offset: 2 }, env(tasks));
+    // high: a, c, e; low: b, d.
+    assert.deepEqual(paths(result.tasks), ['e.md', 'b.md', 'd.md']);
+    assert.deepEqual(
+      result.groups.map((g) => [g.key, paths(g.tasks)]),
+      [
+        ['high', ['e.md']],
+        ['low', ['b.md', 'd.md']],
+      ],
+    );
   });
 });

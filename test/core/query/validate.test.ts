@@ -49,12 +49,45 @@ describe('FilterQuery validation', () => {
     rejects('x', /the body must be a JSON object/);
   });
 
-  it('rejects a missing or empty id, naming the node', () => {
-    rejects({ type: 'group', conjunction: 'and', children: [] }, /at root: "id" must be a non-empty string/);
-    rejects(
-      and(cond('title', 'is', 'a'), { ...cond('title', 'is', 'b'), id: '' }),
-      /at root\.children\[1\]: "id"/,
+  it('accepts nodes without an id (nested groups of hand-written queries and the tn CLI)', () => {
+    const q = parseFilterQuery(
+      {
+        type: 'group',
+        conjunction: 'and',
+        children: [
+          {
+            type: 'group',
+            conjunction: 'or',
+            children: [cond('due', 'is-before', '2025-08-20'), cond('tags', 'contains', 'urgent')],
+          },
+          { type: 'condition', property: 'priority', operator: 'is', value: 'high' },
+        ],
+      },
+      SETTINGS,
     );
+    assert.equal(q.root.type, 'group');
+    assert.equal(q.root.id, undefined);
+  });
+
+  it('rejects an id that is not a string, naming the node', () => {
+    rejects({ type: 'group', id: 7, conjunction: 'and', children: [] }, /at root: "id" must be a string/);
+    rejects(
+      and(cond('title', 'is', 'a'), { ...cond('title', 'is', 'b'), id: null }),
+      /at root\.children\[1\]: "id" must be a string/,
+    );
+  });
+
+  it('reads limit and offset on the root only', () => {
+    assert.deepEqual(parseFilterQuery(and(), SETTINGS).page, { offset: 0 });
+    assert.deepEqual(parseFilterQuery({ ...and(), limit: 5, offset: 10 }, SETTINGS).page, {
+      offset: 10,
+      limit: 5,
+    });
+    rejects({ ...and(), limit: 0 }, /at root: "limit" must be an integer of at least 1, got 0/);
+    rejects({ ...and(), limit: '5' }, /"limit" must be an integer of at least 1, got "5"/);
+    rejects({ ...and(), offset: -1 }, /"offset" must be an integer of at least 0/);
+    rejects({ ...and(), offset: 1.5 }, /"offset" must be an integer/);
+    rejects(and({ ...and(), limit: 3 }), /at root\.children\[0\]: "limit" is only allowed on the root node/);
   });
 
   it('rejects a bad node type, conjunction or children', () => {
