@@ -31,8 +31,9 @@ await build({
   // swagger-ui-dist is a folder of static files served as they are, not code to bundle. The NLP
   // parser (tasknotes-nlp-core with chrono's locale tables, 0.6 MB) loads on the first NLP request
   // only, from node_modules; bundled, its non-ASCII regular expressions would also make V8 hold
-  // the whole bundle's source as a two-byte string.
-  external: ['swagger-ui-dist', 'tasknotes-nlp-core'],
+  // the whole bundle's source as a two-byte string. better-sqlite3 is a native addon: its
+  // JavaScript finds the compiled `.node` file relative to its own package folder.
+  external: ['swagger-ui-dist', 'tasknotes-nlp-core', 'better-sqlite3'],
   // import() becomes require(): V8 code-cached functions cannot use the dynamic import callback
   // of a vm.Script (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and the NLP parser ships CommonJS.
   supported: { 'dynamic-import': false },

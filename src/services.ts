@@ -10,6 +10,9 @@ import path from 'node:path';
 import type { ServerConfig } from './config/config.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { EventBus } from './core/events/bus.js';
+import { openStore } from './core/store/database.js';
+import { EventJournal } from './core/store/event-journal.js';
+import { StoreMaintenance } from './core/store/maintenance.js';
 import type { Logger } from './core/logger.js';
 import { SettingsStore } from './core/state/settings.js';
 import { basesSettingsFrom } from './core/bases/bases-settings.js';
@@ -30,6 +33,8 @@ export interface Services {
   vaultInfo: { name: string; path: string };
   clock: Clock;
   events: EventBus;
+  /** Every event with its sequence number, persisted (docs/store.md): the event stream's replay. */
+  journal: EventJournal;
   settings: SettingsStore;
   /** Task notes: index, reads, writes and task events (also for edits by other programs). */
   tasks: TaskService;
@@ -72,7 +77,20 @@ export async function createServices({
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const settings = await SettingsStore.open(config.dataDir);
   stops.push(() => settings.flush());
+  const vaultInfo = { name: path.basename(config.vault), path: config.vault };
+  const store = openStore(config.dataDir);
+  // Closed last: events emitted while the other services stop are still journaled.
+  stops.push(async () => store.close());
   const events = new EventBus(clock, log);
+  const journal = new EventJournal(store, vaultInfo, log);
+  journal.attach(events);
+  const maintenance = new StoreMaintenance({
+    clock,
+    log,
+    journal,
+    steps: [(now) => journal.prune(config.retention, now)],
+  });
+  stops.push(async () => maintenance.stop());
   const tasks = await TaskService.open({ vault: config.vault, dataDir: config.dataDir, events, clock, log });
   stops.push(() => tasks.stop());
   const recurrence = createRecurrence({ tasks, events, clock, log });
@@ -82,7 +100,7 @@ export async function createServices({
     events,
     clock,
     log,
-    vault: { name: path.basename(config.vault), path: config.vault },
+    vault: vaultInfo,
     paths: { root: config.vault, dataDir: config.dataDir },
     timeoutMs: config.webhookTimeoutMs,
   });
@@ -106,9 +124,10 @@ export async function createServices({
   });
 
   const services: Services = {
-    vaultInfo: { name: path.basename(config.vault), path: config.vault },
+    vaultInfo,
     clock,
     events,
+    journal,
     settings,
     tasks,
     recurrence: recurrence.service,

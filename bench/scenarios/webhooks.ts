@@ -8,6 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startServer, type RunningServer } from '../../src/app.js';
+import { DEFAULT_RETENTION } from '../../src/core/store/event-journal.js';
 import { sign } from '../../src/core/webhooks/signer.js';
 import { tempDir } from '../../test/helpers/temp.js';
 import type { Figure, Scenario } from '../lib/report.js';
@@ -188,6 +189,7 @@ const scenario: Scenario = {
       token: null,
       logLevel: 'silent',
       webhookTimeoutMs: 15_000,
+      retention: DEFAULT_RETENTION,
     });
     try {
       const { secret } = await server.services.webhooks.create({

@@ -32,6 +32,9 @@ Options (environment variable in brackets):
   --log-level LEVEL  fatal|error|warn|info|debug|trace|silent (info)    [TASKDOWN_LOG_LEVEL]
   --webhook-timeout-ms N
                      per-attempt webhook delivery timeout (15000)       [TASKDOWN_WEBHOOK_TIMEOUT_MS]
+  --retention-days N days the delivery log and event journal keep (7) [TASKDOWN_RETENTION_DAYS]
+  --retention-records N
+                     records each of them keeps at most (10000)         [TASKDOWN_RETENTION_RECORDS]
   --create-demo      create the vault with sample tasks when it does not exist
   -h, --help         show this help
   -v, --version      show the version
@@ -57,6 +60,8 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
         'data-dir': { type: 'string' },
         'log-level': { type: 'string' },
         'webhook-timeout-ms': { type: 'string' },
+        'retention-days': { type: 'string' },
+        'retention-records': { type: 'string' },
         'create-demo': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -94,6 +99,15 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
   if (!/^\d+$/.test(timeoutText) || Number(timeoutText) < 100 || Number(timeoutText) > 600_000) {
     throw new UsageError(`invalid webhook timeout "${timeoutText}" (expected 100-600000 ms)`);
   }
+  const daysText = values['retention-days'] ?? env.TASKDOWN_RETENTION_DAYS ?? '7';
+  const days = Number(daysText);
+  if (!/^\d+(\.\d+)?$/.test(daysText) || !(days > 0) || days > 36_500) {
+    throw new UsageError(`invalid retention "${daysText}" (expected a number of days above 0)`);
+  }
+  const recordsText = values['retention-records'] ?? env.TASKDOWN_RETENTION_RECORDS ?? '10000';
+  if (!/^\d+$/.test(recordsText) || Number(recordsText) < 1 || Number(recordsText) > 100_000_000) {
+    throw new UsageError(`invalid retention "${recordsText}" (expected 1-100000000 records)`);
+  }
 
   return {
     kind: 'serve',
@@ -106,6 +120,7 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
       token,
       logLevel: logLevel as ServerConfig['logLevel'],
       webhookTimeoutMs: Number(timeoutText),
+      retention: { maxAgeMs: Math.round(days * 86_400_000), maxRecords: Number(recordsText) },
     },
   };
 }

@@ -3,6 +3,7 @@
  * the data dir (the token set from the settings page) > defaults.
  */
 import path from 'node:path';
+import type { RetentionPolicy } from '../core/store/event-journal.js';
 
 export interface ServerConfig {
   /** Absolute vault folder. */
@@ -17,6 +18,8 @@ export interface ServerConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Per-attempt webhook delivery timeout. */
   webhookTimeoutMs: number;
+  /** How long the delivery log and the event journal keep records, and how many at most. */
+  retention: RetentionPolicy;
 }
 
 export const DEFAULT_PORT = 8080;

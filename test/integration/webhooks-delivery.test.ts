@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../../src/app.js';
 import type { ServerConfig } from '../../src/config/config.js';
+import { DEFAULT_RETENTION } from '../../src/core/store/event-journal.js';
 import { sign } from '../../src/core/webhooks/signer.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { sampleTask } from '../helpers/sample-task.js';
@@ -42,6 +43,7 @@ describe('webhook delivery (in-process server)', () => {
       token: null,
       logLevel: 'silent',
       webhookTimeoutMs: 15_000,
+      retention: DEFAULT_RETENTION,
     };
     server = await startServer(config);
     receiver = await startReceiver();

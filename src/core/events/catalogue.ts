@@ -1,7 +1,8 @@
 /**
- * The event catalogue: the 14 event names of the seed and the shape of each one's `data`.
- * This table is the single source for the bus's types, the webhook name validation, the
- * settings page's event list and the OpenAPI `webhooks` section.
+ * The event catalogue: the 14 event names of the seed and the shape of each one's `data`, plus
+ * `webhook.ping`, the test event a user sends to one webhook. This table is the single source
+ * for the bus's types, the webhook name validation, the settings page's event list, the event
+ * journal and the OpenAPI `webhooks` section.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TaskInfoSchema, TimeEntrySchema, ReminderSchema } from '../tasks/task-info.js';
@@ -90,9 +91,24 @@ export const EVENT_CATALOGUE = {
   },
 } as const;
 
+/**
+ * Not subscribable: sent to one webhook on request (POST /api/webhooks/:id/ping), whatever its
+ * events; journaled like the others, so event-stream clients see it too.
+ */
+export const PING_EVENT = {
+  'webhook.ping': {
+    summary: 'A test event sent to one webhook on request, whatever events it subscribes to.',
+    data: Type.Object({ webhookId: Type.String() }),
+  },
+} as const;
+
 export type EventName = keyof typeof EVENT_CATALOGUE;
 export type EventData<E extends EventName> = Static<(typeof EVENT_CATALOGUE)[E]['data']>;
 export const EVENT_NAMES = Object.keys(EVENT_CATALOGUE) as EventName[];
+
+/** Every name that the event journal records: the 14 events and `webhook.ping`. */
+export type JournalEventName = EventName | keyof typeof PING_EVENT;
+export const JOURNAL_EVENT_NAMES: readonly JournalEventName[] = [...EVENT_NAMES, 'webhook.ping'];
 
 export function isEventName(value: unknown): value is EventName {
   return typeof value === 'string' && Object.hasOwn(EVENT_CATALOGUE, value);

@@ -1,0 +1,73 @@
+/**
+ * The embedded database in the data dir: one SQLite file (`taskdown.sqlite`, through
+ * better-sqlite3) holding the event journal. docs/store.md describes the tables, the durability
+ * rules and the retention.
+ *
+ * Durability: WAL mode with `synchronous = NORMAL`. A commit returns once its pages are written
+ * to the WAL file, without an fsync, so a committed row survives the process being killed
+ * (kill -9, a crash): the bytes are in the operating system's page cache and the next open
+ * replays the WAL. Only a power loss or an operating-system crash can lose the last commits, and
+ * even then the database stays consistent (WAL replay stops at the last complete commit).
+ * `FULL` would add an fsync per commit, i.e. per event, a few milliseconds each on ordinary
+ * disks, for protection against power loss that the note files themselves do not have either.
+ */
+import { chmodSync, closeSync, openSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { StateFileError } from '../state/json-file.js';
+import { MIGRATIONS } from './schema.js';
+
+export const STORE_FILE = 'taskdown.sqlite';
+
+export type SqliteDatabase = Database.Database;
+
+export interface Store {
+  readonly db: SqliteDatabase;
+  readonly file: string;
+  close(): void;
+}
+
+/**
+ * Opens (creating when missing) the store of a data dir and brings its schema up to date.
+ * The file and its WAL and shared-memory files are mode 0600: they hold event payloads (SQLite
+ * gives the WAL files the database file's mode).
+ */
+export function openStore(dataDir: string): Store {
+  const file = path.join(dataDir, STORE_FILE);
+  closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
+  let db: SqliteDatabase;
+  try {
+    db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    // Another process holding the write lock for a moment (an sqlite3 shell, a backup) makes
+    // writes wait instead of failing.
+    db.pragma('busy_timeout = 5000');
+    migrate(db, file);
+  } catch (err) {
+    if (err instanceof StateFileError) throw err;
+    throw new StateFileError(file, (err as Error).message);
+  }
+  return {
+    db,
+    file,
+    close() {
+      if (db.open) db.close();
+    },
+  };
+}
+
+/** Applies the migrations the file has not seen yet, each in its own transaction. */
+function migrate(db: SqliteDatabase, file: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > MIGRATIONS.length) {
+    throw new StateFileError(file, `it was written by a newer Taskdown (schema ${version})`);
+  }
+  for (let v = version; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v] as string);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * The event journal: every event, in the order it happened, with an increasing sequence number,
+ * persisted in the store. It is the source of the webhook deliveries and of the event stream's
+ * replay (`Last-Event-ID`); docs/store.md documents the API for both.
+ *
+ * Appending is synchronous: the bus calls `append` while the emitting operation runs, so the
+ * event is committed before that operation answers. Parts that derive rows from an event (the
+ * webhook deliveries) register with `onAppend` and write inside the same transaction, so an event
+ * and what it causes are committed together or not at all. `subscribe` listeners hear of an
+ * entry after its commit.
+ */
+import type { EventBus } from '../events/bus.js';
+import type { JournalEventName } from '../events/catalogue.js';
+import type { Logger } from '../logger.js';
+import type { SqliteDatabase, Store } from './database.js';
+
+export interface JournalEntry {
+  /** Increasing, never reused (the newest entry is never pruned). Use it as the SSE `id:`. */
+  seq: number;
+  name: JournalEventName;
+  /** Epoch milliseconds at which the event happened. */
+  at: number;
+  /** The envelope as compact JSON text: exactly the body a webhook without transform receives. */
+  envelope: string;
+}
+
+export interface EventEnvelope {
+  event: JournalEventName;
+  timestamp: string;
+  vault: { name: string; path: string };
+  data: unknown;
+}
+
+export interface RetentionPolicy {
+  /** Entries older than this are removed. */
+  maxAgeMs: number;
+  /** At most this many entries are kept (the newest). */
+  maxRecords: number;
+}
+
+export const DEFAULT_RETENTION: RetentionPolicy = { maxAgeMs: 7 * 24 * 3600_000, maxRecords: 10_000 };
+
+type Listener = (entry: JournalEntry) => void;
+
+interface Row {
+  seq: number;
+  name: JournalEventName;
+  at: number;
+  envelope: string;
+}
+
+export class EventJournal {
+  private readonly db: SqliteDatabase;
+  private readonly writers = new Set<(entry: JournalEntry) => void>();
+  private readonly listeners = new Set<Listener>();
+  private readonly insert;
+  private readonly since;
+  private readonly sinceNamed;
+  private readonly latest;
+  private readonly oldest;
+  private readonly appendTx;
+
+  constructor(
+    store: Store,
+    private readonly vault: { name: string; path: string },
+    private readonly log: Logger,
+  ) {
+    const db = (this.db = store.db);
+    this.insert = db.prepare<[string, number, string]>(
+      'INSERT INTO events (name, at, envelope) VALUES (?, ?, ?)',
+    );
+    this.since = db.prepare<[number, number], Row>(
+      'SELECT seq, name, at, envelope FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
+    );
+    this.sinceNamed = db.prepare<[number, string, number], Row>(
+      'SELECT seq, name, at, envelope FROM events WHERE seq > ? ' +
+        'AND name IN (SELECT value FROM json_each(?)) ORDER BY seq LIMIT ?',
+    );
+    this.latest = db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM events');
+    this.oldest = db.prepare<[], { seq: number | null }>('SELECT min(seq) AS seq FROM events');
+    this.appendTx = db.transaction((name: JournalEventName, at: number, envelope: string): JournalEntry => {
+      const seq = Number(this.insert.run(name, at, envelope).lastInsertRowid);
+      const entry: JournalEntry = { seq, name, at, envelope };
+      for (const write of this.writers) {
+        try {
+          write(entry);
+        } catch (err) {
+          // The writer's savepoint was rolled back; the event itself is still recorded.
+          this.log.error({ err, event: name, seq }, 'writing rows for a journaled event failed');
+        }
+      }
+      return entry;
+    });
+  }
+
+  /** Journals every event of the bus; returns the unsubscribe function. */
+  attach(bus: EventBus): () => void {
+    return bus.onAny((event) => this.append(event.name, event.data, event.at));
+  }
+
+  /**
+   * Records an event and returns its entry once committed. Throws when the store cannot be
+   * written (disk full, closed), which the bus logs without failing the emitter.
+   */
+  append(name: JournalEventName, data: unknown, at: number): JournalEntry {
+    const envelope: EventEnvelope = {
+      event: name,
+      timestamp: new Date(at).toISOString(),
+      vault: { name: this.vault.name, path: this.vault.path },
+      data,
+    };
+    const entry = this.appendTx(name, at, JSON.stringify(envelope));
+    for (const listener of this.listeners) {
+      try {
+        listener(entry);
+      } catch (err) {
+        this.log.error({ err, event: name, seq: entry.seq }, 'event journal listener failed');
+      }
+    }
+    return entry;
+  }
+
+  /**
+   * Registers a writer that runs inside each append's transaction, under its own savepoint: what
+   * it writes is committed with the event; if it throws, its writes are undone and the event is
+   * still recorded.
+   */
+  onAppend(write: (entry: JournalEntry) => void): () => void {
+    const wrapped = this.db.transaction(write);
+    const fn = (entry: JournalEntry): void => {
+      wrapped(entry);
+    };
+    this.writers.add(fn);
+    return () => this.writers.delete(fn);
+  }
+
+  /** Hears of every entry right after its commit; returns the unsubscribe function. */
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Entries after `seq`, oldest first, at most `limit` (page with the last seq returned). With
+   * `names`, only those events. Called in the same synchronous turn as `subscribe`, nothing can
+   * fall between the two: that is how a stream replays and then follows without gaps.
+   */
+  eventsSince(seq: number, options: { names?: readonly string[]; limit?: number } = {}): JournalEntry[] {
+    const limit = options.limit ?? 1000;
+    return options.names
+      ? this.sinceNamed.all(seq, JSON.stringify(options.names), limit)
+      : this.since.all(seq, limit);
+  }
+
+  /** Sequence number of the newest entry; 0 when the journal is empty. */
+  latestSeq(): number {
+    return this.latest.get()?.seq ?? 0;
+  }
+
+  /** Sequence number of the oldest entry still kept; undefined when the journal is empty. */
+  oldestSeq(): number | undefined {
+    return this.oldest.get()?.seq ?? undefined;
+  }
+
+  /**
+   * Removes entries older than the policy allows, except the newest (so sequence numbers are
+   * never reused) and those from `keepFrom` on (events that retained deliveries still refer to).
+   * Returns how many were removed.
+   */
+  prune(policy: RetentionPolicy, now: number, keepFrom = Infinity): number {
+    const latest = this.latestSeq();
+    const floor = Math.min(latest, keepFrom);
+    const result = this.db
+      .prepare('DELETE FROM events WHERE seq < ? AND (at < ? OR seq <= ?)')
+      .run(floor, now - policy.maxAgeMs, latest - policy.maxRecords);
+    return result.changes;
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * The event journal on a real SQLite file: order, envelopes, replay, the in-transaction writers,
+ * retention, and that a commit survives the process being killed.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { EventBus } from '../../../src/core/events/bus.js';
+import { silentLogger, type Logger } from '../../../src/core/logger.js';
+import { openStore, STORE_FILE, type Store } from '../../../src/core/store/database.js';
+import { EventJournal, type JournalEntry } from '../../../src/core/store/event-journal.js';
+import { StoreMaintenance } from '../../../src/core/store/maintenance.js';
+import { ManualClock } from '../../helpers/manual-clock.js';
+import { tempDir } from '../../helpers/temp.js';
+
+const vault = { name: 'vault', path: '/v' };
+const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
+const DAY = 86_400_000;
+
+describe('event journal', () => {
+  let dir: { dir: string; cleanup: () => Promise<void> };
+  let store: Store;
+  let journal: EventJournal;
+  beforeEach(async () => {
+    dir = await tempDir('taskdown-journal-');
+    store = openStore(dir.dir);
+    journal = new EventJournal(store, vault, silentLogger);
+  });
+  afterEach(async () => {
+    store.close();
+    await dir.cleanup();
+  });
+
+  it('records events in order with the webhook envelope as compact JSON', () => {
+    const a = journal.append('task.created', { task: { title: 'A' } }, T0);
+    const b = journal.append('webhook.ping', { webhookId: 'wh_1' }, T0 + 5);
+    assert.equal(b.seq, a.seq + 1);
+    assert.equal(
+      a.envelope,
+      '{"event":"task.created","timestamp":"2026-01-15T09:00:00.000Z","vault":{"name":"vault","path":"/v"},' +
+        '"data":{"task":{"title":"A"}}}',
+    );
+    assert.deepEqual(journal.eventsSince(0), [a, b]);
+    assert.equal(journal.latestSeq(), b.seq);
+    assert.equal(journal.oldestSeq(), a.seq);
+  });
+
+  it('replays after a sequence number, by name and in pages', () => {
+    const entries = ['task.created', 'task.updated', 'task.created', 'time.started', 'task.created'].map(
+      (name, i) => journal.append(name as never, { i }, T0 + i),
+    );
+    assert.deepEqual(
+      journal.eventsSince(entries[1]!.seq).map((e) => e.seq),
+      entries.slice(2).map((e) => e.seq),
+    );
+    assert.deepEqual(
+      journal.eventsSince(0, { names: ['task.created'] }).map((e) => JSON.parse(e.envelope).data.i),
+      [0, 2, 4],
+    );
+    const page = journal.eventsSince(0, { limit: 2 });
+    assert.deepEqual(
+      page.map((e) => e.seq),
+      [entries[0]!.seq, entries[1]!.seq],
+    );
+    assert.equal(journal.eventsSince(page[1]!.seq, { limit: 2 })[0]!.seq, entries[2]!.seq);
+  });
+
+  it('journals every event of the bus and tells subscribers after the commit', () => {
+    const bus = new EventBus(new ManualClock(T0), silentLogger);
+    journal.attach(bus);
+    const heard: Array<{ entry: JournalEntry; stored: number }> = [];
+    journal.subscribe((entry) => heard.push({ entry, stored: journal.eventsSince(entry.seq - 1).length }));
+    bus.emit('task.deleted', { task: { title: 'X' } as never });
+    assert.equal(heard.length, 1);
+    assert.equal(heard[0]!.entry.name, 'task.deleted');
+    assert.equal(heard[0]!.stored, 1, 'the entry is readable when the subscriber hears of it');
+  });
+
+  it('commits what a writer derives from an event together with it; a failing writer undoes only its own rows', () => {
+    store.db.exec('CREATE TABLE derived (seq INTEGER, note TEXT)');
+    const add = store.db.prepare('INSERT INTO derived VALUES (?, ?)');
+    const errors: unknown[] = [];
+    const log: Logger = { ...silentLogger, error: (obj) => errors.push(obj) };
+    const j = new EventJournal(store, vault, log);
+    j.onAppend((entry) => add.run(entry.seq, 'ok'));
+    const unsubscribe = j.onAppend((entry) => {
+      add.run(entry.seq, 'half');
+      throw new Error('boom');
+    });
+    const entry = j.append('task.created', {}, T0);
+    assert.deepEqual(store.db.prepare('SELECT * FROM derived').all(), [{ seq: entry.seq, note: 'ok' }]);
+    assert.equal(errors.length, 1);
+    assert.equal(j.eventsSince(0).length, 1, 'the event is recorded although a writer failed');
+    unsubscribe();
+    j.append('task.created', {}, T0);
+    assert.equal(errors.length, 1);
+  });
+
+  it('prunes by age and by count, but never the newest entry nor what is still referred to', () => {
+    for (let i = 0; i < 10; i++) journal.append('task.created', { i }, T0 + i * DAY);
+    const now = T0 + 9 * DAY;
+    // 7 days: entries of days 0 and 1 go (day 2 is exactly 7 days old and stays).
+    assert.equal(journal.prune({ maxAgeMs: 7 * DAY, maxRecords: 100 }, now), 2);
+    assert.equal(journal.oldestSeq(), 3);
+    // 5 records at most, but entries from seq 4 on are still referred to.
+    assert.equal(journal.prune({ maxAgeMs: 7 * DAY, maxRecords: 5 }, now, 4), 1);
+    assert.equal(journal.oldestSeq(), 4);
+    assert.equal(journal.prune({ maxAgeMs: 7 * DAY, maxRecords: 5 }, now), 2);
+    assert.deepEqual(
+      journal.eventsSince(0).map((e) => e.seq),
+      [6, 7, 8, 9, 10],
+    );
+    // Everything is old: only the newest stays, so the next entry does not reuse a number.
+    assert.equal(journal.prune({ maxAgeMs: DAY, maxRecords: 100 }, now + 30 * DAY), 4);
+    assert.deepEqual(
+      journal.eventsSince(0).map((e) => e.seq),
+      [10],
+    );
+    assert.equal(journal.append('task.created', {}, now).seq, 11);
+  });
+
+  it('keeps its entries across a reopen, in a file only the owner can read', () => {
+    journal.append('task.created', { title: 'kept' }, T0);
+    store.close();
+    store = openStore(dir.dir);
+    journal = new EventJournal(store, vault, silentLogger);
+    assert.equal(JSON.parse(journal.eventsSince(0)[0]!.envelope).data.title, 'kept');
+    assert.equal(statSync(path.join(dir.dir, STORE_FILE)).mode & 0o777, 0o600);
+    assert.equal(statSync(path.join(dir.dir, `${STORE_FILE}-wal`)).mode & 0o777, 0o600);
+  });
+
+  it('keeps a committed entry when the process is killed right after the append (kill -9)', () => {
+    store.close();
+    const script = `
+      import { openStore } from ${JSON.stringify(path.resolve('src/core/store/database.ts'))};
+      import { EventJournal } from ${JSON.stringify(path.resolve('src/core/store/event-journal.ts'))};
+      const store = openStore(${JSON.stringify(dir.dir)});
+      const log = { debug() {}, info() {}, warn() {}, error() {} };
+      const journal = new EventJournal(store, { name: 'v', path: '/v' }, log);
+      for (let i = 0; i < 50; i++) journal.append('task.created', { i }, Date.now());
+      process.kill(process.pid, 'SIGKILL');
+    `;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    assert.equal(child.signal, 'SIGKILL', child.stderr);
+    store = openStore(dir.dir);
+    journal = new EventJournal(store, vault, silentLogger);
+    assert.equal(journal.eventsSince(0, { limit: 100 }).length, 50);
+  });
+});
+
+describe('store retention runs', () => {
+  it('prunes a minute after the start and then every minute, and early after a burst', async () => {
+    const dir = await tempDir('taskdown-maint-');
+    const store = openStore(dir.dir);
+    const clock = new ManualClock(T0);
+    const journal = new EventJournal(store, vault, silentLogger);
+    const runs: number[] = [];
+    const maintenance = new StoreMaintenance({
+      clock,
+      log: silentLogger,
+      journal,
+      steps: [(now) => runs.push(now)],
+    });
+    try {
+      await clock.advance(59_999);
+      assert.deepEqual(runs, []);
+      await clock.advance(1);
+      assert.deepEqual(runs, [T0 + 60_000]);
+      for (let i = 0; i < 1000; i++) journal.append('task.created', {}, clock.now());
+      await clock.advance(1000);
+      assert.deepEqual(runs, [T0 + 60_000, T0 + 61_000], 'a burst of 1,000 entries runs it within a second');
+      await clock.advance(59_999);
+      assert.equal(runs.length, 2);
+      await clock.advance(1);
+      assert.equal(runs.length, 3);
+    } finally {
+      maintenance.stop();
+      store.close();
+      await dir.cleanup();
+    }
+  });
+});
