@@ -2,7 +2,10 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 
 export const successBody = (data: unknown): string => JSON.stringify({ success: true, data });
-export const errorBody = (message: string): string => JSON.stringify({ success: false, error: message });
+export const errorBody = (message: string, data?: unknown): string =>
+  JSON.stringify(
+    data === undefined ? { success: false, error: message } : { success: false, error: message, data },
+  );
 
 /** OpenAPI schema of a success envelope around `data`. */
 export const SuccessEnvelope = (data: TSchema, description = 'Success'): TSchema =>

@@ -22,6 +22,12 @@ export function installErrorHandler(app: FastifyInstance): void {
     } else if (isDomainError(err)) {
       status = statusOf(err.code);
       message = err.message;
+      if (err.code === 'PRECONDITION_FAILED' && err.details) {
+        // A failed If-Match answers with the current task and its ETag, so the client can merge.
+        const { task, etag } = err.details as { task: unknown; etag: string };
+        void reply.code(status).header('ETag', etag).type('application/json');
+        return reply.send(errorBody(message, { task }));
+      }
     } else if (fe.validation) {
       status = 400;
       message = describeValidationError(fe.validation as never, fe.validationContext);

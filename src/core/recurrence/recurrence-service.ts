@@ -13,6 +13,7 @@ import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../logger.js';
 import { KeyedLock } from '../vault/keyed-lock.js';
 import { filenameSafeTitle } from '../tasks/filename.js';
+import type { Precondition } from '../tasks/etag.js';
 import type { TaskInfo } from '../tasks/task-info.js';
 import type { TaskService } from '../tasks/task-service.js';
 import { dayOf, dayToDate, localDay, maxDay } from './day.js';
@@ -50,28 +51,38 @@ export class RecurrenceService {
 
   // ---- commands -------------------------------------------------------------------------------
 
-  /** Toggles one instance; returns the updated parent, or the occurrence note when one is used. */
-  async completeInstance(id: string, date?: string): Promise<TaskInfo> {
+  /**
+   * Toggles one instance; returns the updated parent, or the occurrence note when one is used.
+   * `precondition` (If-Match) is about the parent, the note addressed.
+   */
+  async completeInstance(id: string, date?: string, precondition?: Precondition): Promise<TaskInfo> {
     const parent = this.recurringTask(id);
     const requested = date === undefined ? this.defaultInstant(parent) : requestedInstant(date);
 
     const existing = this.findOccurrence(parent, requested.day);
-    if (existing) return this.toggleOccurrence(existing);
+    if (existing) return this.toggleOccurrence(parent, precondition, async () => existing);
     if (
       parent.occurrence_materialization === 'on_completion' &&
       !(parent.complete_instances ?? []).includes(requested.day)
     ) {
-      const { task } = await this.materializeOccurrence(parent.path, requested.day);
-      return this.toggleOccurrence(task);
+      return this.toggleOccurrence(
+        parent,
+        precondition,
+        async () => (await this.materializeOccurrence(parent.path, requested.day)).task,
+      );
     }
 
     let completed = false;
     let instance = requested.day;
-    const { after } = await this.editInstances(parent.path, (state) => {
-      instance = owningDay(state, requested.day);
-      completed = !state.complete.includes(instance);
-      return { day: instance, action: completed ? 'complete' : 'uncomplete' };
-    });
+    const { after } = await this.editInstances(
+      parent.path,
+      (state) => {
+        instance = owningDay(state, requested.day);
+        completed = !state.complete.includes(instance);
+        return { day: instance, action: completed ? 'complete' : 'uncomplete' };
+      },
+      precondition,
+    );
     if (completed) {
       this.deps.events.emit('recurring.instance.completed', {
         task: after,
@@ -116,11 +127,11 @@ export class RecurrenceService {
   }
 
   /** Skips one instance; returns the updated parent. */
-  async skipInstance(id: string, date: string | undefined): Promise<TaskInfo> {
+  async skipInstance(id: string, date: string | undefined, precondition?: Precondition): Promise<TaskInfo> {
     const day = requiredDay(date);
     const parent = this.recurringTask(id);
     const occurrence = this.findOccurrence(parent, day);
-    const { after } = await this.editInstances(parent.path, () => ({ day, action: 'skip' }));
+    const { after } = await this.editInstances(parent.path, () => ({ day, action: 'skip' }), precondition);
     if (occurrence) {
       // Rule 3: the occurrence note is reconciled and no skip event is emitted.
       await this.setOccurrenceSkipped(occurrence, true);
@@ -132,10 +143,10 @@ export class RecurrenceService {
   }
 
   /** Undoes a skip; returns the updated parent. No event exists for this. */
-  async unskipInstance(id: string, date: string | undefined): Promise<TaskInfo> {
+  async unskipInstance(id: string, date: string | undefined, precondition?: Precondition): Promise<TaskInfo> {
     const day = requiredDay(date);
     const parent = this.recurringTask(id);
-    const { after } = await this.editInstances(parent.path, () => ({ day, action: 'unskip' }));
+    const { after } = await this.editInstances(parent.path, () => ({ day, action: 'unskip' }), precondition);
     const occurrence = this.findOccurrence(parent, day);
     if (occurrence) await this.setOccurrenceSkipped(occurrence, false);
     return after;
@@ -216,6 +227,7 @@ export class RecurrenceService {
   private async editInstances(
     path: string,
     decide: (state: ReturnType<typeof recurringState>) => { day: string; action: InstanceAction },
+    precondition?: Precondition,
   ): Promise<{ before: TaskInfo; after: TaskInfo }> {
     const maintainDueOffset = this.deps.tasks.settings().maintainDueDateOffsetInRecurring;
     const today = localDay(this.deps.clock.now());
@@ -237,16 +249,26 @@ export class RecurrenceService {
           if (change.scheduled !== undefined) draft.scheduled = change.scheduled;
           if (change.due !== undefined) draft.due = change.due;
         },
-        { silent: true },
+        { silent: true, precondition },
       );
     } catch (err) {
       throw asDomainError(err);
     }
   }
 
-  /** Toggles an occurrence note's status; the listeners reconcile its parent before we answer. */
-  private async toggleOccurrence(occurrence: TaskInfo): Promise<TaskInfo> {
-    const toggled = await this.deps.tasks.toggleStatus(occurrence.path);
+  /**
+   * Toggles the status of an occurrence note (found or made by `occurrence`) while holding the
+   * parent's lock, once `precondition` holds for the parent; the listeners reconcile the parent
+   * after the lock is released, and we answer once they have.
+   */
+  private async toggleOccurrence(
+    parent: TaskInfo,
+    precondition: Precondition | undefined,
+    occurrence: () => Promise<TaskInfo>,
+  ): Promise<TaskInfo> {
+    const toggled = await this.deps.tasks.guard(parent.path, precondition, async () =>
+      this.deps.tasks.toggleStatus((await occurrence()).path, { hooks: false }),
+    );
     await this.settled();
     return this.deps.tasks.find(toggled.path) ?? toggled;
   }

@@ -14,7 +14,9 @@ import { invalid, notFound } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../logger.js';
 import { resolveVaultPath, type VaultPathPolicy } from '../vault/paths.js';
-import { VaultStore, type NoteChange, type NoteRecord } from '../vault/vault-store.js';
+import { hashText } from '../vault/vault-scan.js';
+import { VaultStore, type FreshNote, type NoteChange, type NoteRecord } from '../vault/vault-store.js';
+import { etagOfHash, preconditionFailed, preconditionHolds, type Precondition } from './etag.js';
 import { isCompletedStatus, normalizeFrontmatter } from './field-mapping.js';
 import { filenameSafeTitle, processFolderTemplate, storageTitle, uniqueNotePath } from './filename.js';
 import { isTaskFrontmatter } from './identification.js';
@@ -42,9 +44,25 @@ export interface CreateOptions {
   baseName?: string;
 }
 
-export interface EditOptions {
+export interface WriteOptions {
+  /**
+   * Entity tags the caller accepts (If-Match): checked under the note's lock against the text
+   * read from disk; a mismatch throws PRECONDITION_FAILED with the current task and writes nothing.
+   */
+  precondition?: Precondition;
+}
+
+export interface EditOptions extends WriteOptions {
   /** Write without emitting task events (the caller emits its own). */
   silent?: boolean;
+}
+
+export interface ToggleOptions extends WriteOptions {
+  /**
+   * Run the toggle hooks (default true). A caller that holds another note's lock while toggling
+   * turns them off and waits for what they wait for itself, after releasing that lock.
+   */
+  hooks?: boolean;
 }
 
 export type { UpdateAdjuster } from './task-patch.js';
@@ -94,6 +112,8 @@ export class TaskService {
   private settingsReload: Promise<void> = Promise.resolve();
   /** Note paths chosen for a create or rename whose write has not finished yet. */
   private readonly reserved = new Set<string>();
+  /** The entity tag of the note version each handed-out task object was read from or written as. */
+  private readonly etags = new WeakMap<TaskInfo, string>();
 
   private constructor(
     private readonly options: TaskServiceOptions,
@@ -154,6 +174,14 @@ export class TaskService {
     return { tasks: all.slice(offset, offset + limit).map((r) => this.cachedView(r)), total: all.length };
   }
 
+  /**
+   * The entity tag (strong ETag) of the note version a task object returned by this service was
+   * read from or written as; undefined for objects from elsewhere.
+   */
+  etagOf(task: TaskInfo): string | undefined {
+    return this.etags.get(task);
+  }
+
   /** Index lookup of a task by id (vault-relative path), without details. */
   find(id: string): TaskInfo | undefined {
     const record = this.store.get(id);
@@ -175,7 +203,22 @@ export class TaskService {
     const rel = this.locate(id);
     const record = this.store.get(rel);
     if (!record) throw notFound('Task not found');
-    return { ...this.cachedView(record), details: record.parsed.details };
+    return this.tagged({ ...this.cachedView(record), details: record.parsed.details }, record.hash);
+  }
+
+  /**
+   * Runs `work` under the note's lock once `precondition` holds for the note on disk: for a
+   * command addressed to this note that writes other notes (an occurrence of a recurring task).
+   * `work` must not write this note itself (the lock is not reentrant).
+   */
+  async guard<T>(id: string, precondition: Precondition | undefined, work: () => Promise<T>): Promise<T> {
+    const rel = this.locate(id);
+    return this.store.withLock(rel, async () => {
+      const record = await this.store.readFresh(rel);
+      if (!record) throw notFound('Task not found');
+      this.checkPrecondition(record, precondition);
+      return work();
+    });
   }
 
   /** Resolves a link (`[[Name]]`, `Name`, a path, a markdown link) to a task. */
@@ -216,7 +259,10 @@ export class TaskService {
     const task = await this.withFreePath(folderRel, options.baseName ?? plan.baseName, now, async (rel) => {
       const text = serializeNewNote(plan.finalize(basenameOf(rel)), plan.details);
       const record = await this.store.withLock(rel, () => this.store.write(rel, text));
-      return { ...this.viewOf(rel, text, record), details: plan.details };
+      return this.tagged(
+        { ...this.viewOf(rel, text, record), details: plan.details },
+        record?.hash ?? hashText(text),
+      );
     });
     this.options.events.emit('task.created', {
       task,
@@ -231,26 +277,31 @@ export class TaskService {
    * the identification tag, a title that differs from the filename stays in frontmatter). The
    * result has `details` when the patch had it.
    */
-  async update(id: string, patch: Record<string, unknown>): Promise<TaskInfo> {
+  async update(id: string, patch: Record<string, unknown>, options: WriteOptions = {}): Promise<TaskInfo> {
     if (Object.hasOwn(patch, 'title') && (typeof patch.title !== 'string' || patch.title.trim() === '')) {
       throw invalid('Title cannot be empty');
     }
-    const { after, details } = await this.modify(id, 'auto', (draft, before) =>
-      applyPatch(draft, before, patch, {
-        settings: this.current,
-        now: this.options.clock.now(),
-        adjusters: this.adjusters,
-      }),
+    const { after, details } = await this.modify(
+      id,
+      'auto',
+      (draft, before) =>
+        applyPatch(draft, before, patch, {
+          settings: this.current,
+          now: this.options.clock.now(),
+          adjusters: this.adjusters,
+        }),
+      options.precondition,
     );
-    return Object.hasOwn(patch, 'details') ? { ...after, details } : after;
+    return Object.hasOwn(patch, 'details') ? this.retagged({ ...after, details }, after) : after;
   }
 
   /** DELETE: moves the note to `<vault>/.trash/` and emits `task.deleted` with the last read shape. */
-  async delete(id: string): Promise<TaskInfo> {
+  async delete(id: string, options: WriteOptions = {}): Promise<TaskInfo> {
     const rel = this.locate(id);
     const task = await this.store.withLock(rel, async () => {
       const record = await this.store.readFresh(rel);
       if (!record) throw notFound('Task not found');
+      this.checkPrecondition(record, options.precondition);
       const before = this.view(record);
       await this.store.trash(rel);
       return before;
@@ -260,23 +311,33 @@ export class TaskService {
   }
 
   /** Two-state toggle: completed → default status, otherwise → first completed status (reference §2.6). */
-  async toggleStatus(id: string): Promise<TaskInfo> {
-    const { before, after } = await this.modify(id, 'auto', (draft) => {
-      const settings = this.current;
-      const next = this.isCompletedStatus(String(draft.status))
-        ? settings.defaultTaskStatus
-        : firstCompletedStatus(settings);
-      setStatus(draft, next, this.current, this.options.clock.now());
-    });
-    for (const hook of this.toggleHooks) await hook({ before, after });
+  async toggleStatus(id: string, options: ToggleOptions = {}): Promise<TaskInfo> {
+    const { before, after } = await this.modify(
+      id,
+      'auto',
+      (draft) => {
+        const settings = this.current;
+        const next = this.isCompletedStatus(String(draft.status))
+          ? settings.defaultTaskStatus
+          : firstCompletedStatus(settings);
+        setStatus(draft, next, this.current, this.options.clock.now());
+      },
+      options.precondition,
+    );
+    if (options.hooks !== false) for (const hook of this.toggleHooks) await hook({ before, after });
     return after;
   }
 
   /** Flips the archive tag; emits only `task.archived` / `task.unarchived`. */
-  async toggleArchive(id: string): Promise<TaskInfo> {
-    const { after } = await this.modify(id, 'archive', (draft) => {
-      draft.archived = draft.archived !== true;
-    });
+  async toggleArchive(id: string, options: WriteOptions = {}): Promise<TaskInfo> {
+    const { after } = await this.modify(
+      id,
+      'archive',
+      (draft) => {
+        draft.archived = draft.archived !== true;
+      },
+      options.precondition,
+    );
     return after;
   }
 
@@ -291,8 +352,11 @@ export class TaskService {
     mutate: (draft: Record<string, unknown>) => void | Promise<void>,
     options: EditOptions = {},
   ): Promise<{ before: TaskInfo; after: TaskInfo }> {
-    const { before, after } = await this.modify(id, options.silent ? 'none' : 'auto', (draft) =>
-      mutate(draft),
+    const { before, after } = await this.modify(
+      id,
+      options.silent ? 'none' : 'auto',
+      (draft) => mutate(draft),
+      options.precondition,
     );
     return { before, after };
   }
@@ -399,10 +463,31 @@ export class TaskService {
     const views = this.views();
     let view = views.get(record);
     if (!view) {
-      view = Object.freeze(this.view(record)) as TaskInfo;
+      view = Object.freeze(this.tagged(this.view(record), record.hash)) as TaskInfo;
       views.set(record, view);
     }
     return view;
+  }
+
+  private tagged<T extends TaskInfo>(task: T, hash: string): T {
+    this.etags.set(task, etagOfHash(hash));
+    return task;
+  }
+
+  /** `task` (a variant of `from`, e.g. with details) carries the version of `from`. */
+  private retagged<T extends TaskInfo>(task: T, from: TaskInfo): T {
+    const etag = this.etags.get(from);
+    if (etag !== undefined) this.etags.set(task, etag);
+    return task;
+  }
+
+  /** Throws PRECONDITION_FAILED, with the current task (details included), when it does not hold. */
+  private checkPrecondition(record: FreshNote<ParsedNote>, precondition: Precondition | undefined): void {
+    if (precondition === undefined) return;
+    const etag = etagOfHash(record.hash);
+    if (preconditionHolds(precondition, etag)) return;
+    const current = this.tagged({ ...this.view(record), details: record.parsed.details }, record.hash);
+    throw preconditionFailed(current, etag);
   }
 
   /** Records whose frontmatter has `key` (a field's normalised value needs its mapped key). */
@@ -430,14 +515,16 @@ export class TaskService {
     id: string,
     mode: EventMode,
     mutate: (draft: Record<string, unknown>, before: TaskInfo) => void | Promise<void>,
+    precondition?: Precondition,
   ): Promise<{ before: TaskInfo; after: TaskInfo; details: string }> {
     const rel = this.locate(id);
     const result = await this.store.withLock(rel, async () => {
       const record = await this.store.readFresh(rel);
       if (!record) throw notFound('Task not found');
+      this.checkPrecondition(record, precondition);
       const settings = this.current;
       const base = this.baseOf(record);
-      const before = this.view(record);
+      const before = this.tagged(this.view(record), record.hash);
       const draft: Record<string, unknown> = structuredClone({ ...base, details: record.parsed.details });
       await mutate(draft, before);
 
@@ -466,7 +553,7 @@ export class TaskService {
         const text = updateNote(record.text, all, detailsChanged ? details : undefined);
         const written =
           target === rel ? await this.store.write(rel, text) : await this.store.move(rel, target, text);
-        const after = this.viewOf(target, text, written);
+        const after = this.tagged(this.viewOf(target, text, written), written?.hash ?? hashText(text));
         return { before, after, details: written ? written.parsed.details : details, changed: true };
       };
       if (titleChanged && settings.storeTitleInFilename && filenameSafeTitle(title) !== basenameOf(rel)) {

@@ -8,7 +8,7 @@ import { HttpError } from '../http-error.js';
 
 const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 const ALLOW_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
-const ALLOW_HEADERS = 'Content-Type, Authorization, If-Match';
+const ALLOW_HEADERS = 'Content-Type, Authorization, If-Match, If-None-Match';
 
 function allowedOrigin(origin: string, hostHeader: string | undefined): string | null {
   let url: URL;

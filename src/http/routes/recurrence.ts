@@ -5,7 +5,8 @@
 import { Type } from '@sinclair/typebox';
 import { DATE_REQUIRED } from '../../core/recurrence/instance-date.js';
 import { TaskInfoSchema } from '../../core/tasks/task-info.js';
-import { defineRoute, IdParams, ok, type RouteSpec } from '../route.js';
+import { IF_MATCH_NOTE, preconditionOf, PreconditionFailedSchema, taskResult } from '../conditional.js';
+import { defineRoute, IdParams, type RouteSpec } from '../route.js';
 
 const T = ['tasks'];
 
@@ -33,7 +34,9 @@ export const recurrenceRoutes: RouteSpec[] = [
     description:
       'Completes the instance of `date` (default: the scheduled day for the scheduled anchor, else today), ' +
       'or un-completes it when it is already complete. A materialized occurrence note of that day is ' +
-      'toggled instead and returned. Emits `recurring.instance.completed` on completion.',
+      'toggled instead and returned. Emits `recurring.instance.completed` on completion. `If-Match` is about ' +
+      'the task addressed (the parent):' +
+      IF_MATCH_NOTE,
     tags: T,
     params: IdParams,
     body: Type.Object(
@@ -47,9 +50,12 @@ export const recurrenceRoutes: RouteSpec[] = [
       },
       { additionalProperties: true },
     ),
-    responses: { 200: TaskInfoSchema },
-    handler: async ({ params, body }, ctx) =>
-      ok(await ctx.services.recurrence.completeInstance(params.id, body.date)),
+    responses: { 200: TaskInfoSchema, 412: PreconditionFailedSchema },
+    handler: async ({ params, body, headers }, ctx) =>
+      taskResult(
+        ctx,
+        await ctx.services.recurrence.completeInstance(params.id, body.date, preconditionOf(headers)),
+      ),
   }),
   defineRoute({
     method: 'POST',
@@ -63,7 +69,7 @@ export const recurrenceRoutes: RouteSpec[] = [
     body: DateBody,
     responses: { 200: CreationEcho },
     handler: async ({ params, body }, ctx) =>
-      ok((await ctx.services.recurrence.materializeOccurrence(params.id, body.date)).task),
+      taskResult(ctx, (await ctx.services.recurrence.materializeOccurrence(params.id, body.date)).task),
   }),
   defineRoute({
     method: 'POST',
@@ -72,25 +78,33 @@ export const recurrenceRoutes: RouteSpec[] = [
     description:
       'Adds `date` to `skipped_instances` (removing it from `complete_instances`) and moves the schedule to ' +
       'the next open instance. Emits `recurring.instance.skipped` for a virtual instance; a materialized ' +
-      'occurrence note of that day is reconciled instead, without a skip event. Returns the parent.',
+      'occurrence note of that day is reconciled instead, without a skip event. Returns the parent.' +
+      IF_MATCH_NOTE,
     tags: T,
     params: IdParams,
     body: DateBody,
-    responses: { 200: TaskInfoSchema },
-    handler: async ({ params, body }, ctx) =>
-      ok(await ctx.services.recurrence.skipInstance(params.id, body.date)),
+    responses: { 200: TaskInfoSchema, 412: PreconditionFailedSchema },
+    handler: async ({ params, body, headers }, ctx) =>
+      taskResult(
+        ctx,
+        await ctx.services.recurrence.skipInstance(params.id, body.date, preconditionOf(headers)),
+      ),
   }),
   defineRoute({
     method: 'POST',
     url: '/api/tasks/:id/unskip-instance',
     summary: 'Undo a skip of one recurring instance',
     description:
-      'Removes `date` from `skipped_instances` and recomputes the schedule. No event. Returns the parent.',
+      'Removes `date` from `skipped_instances` and recomputes the schedule. No event. Returns the parent.' +
+      IF_MATCH_NOTE,
     tags: T,
     params: IdParams,
     body: DateBody,
-    responses: { 200: TaskInfoSchema },
-    handler: async ({ params, body }, ctx) =>
-      ok(await ctx.services.recurrence.unskipInstance(params.id, body.date)),
+    responses: { 200: TaskInfoSchema, 412: PreconditionFailedSchema },
+    handler: async ({ params, body, headers }, ctx) =>
+      taskResult(
+        ctx,
+        await ctx.services.recurrence.unskipInstance(params.id, body.date, preconditionOf(headers)),
+      ),
   }),
 ];

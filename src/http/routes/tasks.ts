@@ -6,7 +6,16 @@ import { queryEnvOf, querySettingsOf } from '../../core/query/task-source.js';
 import { BUILTIN_SORT_KEYS } from '../../core/query/types.js';
 import { TaskInfoSchema, type TaskInfo } from '../../core/tasks/task-info.js';
 import type { TaskCreateInput } from '../../core/tasks/task-service.js';
-import { created, defineRoute, IdParams, MessageData, ok, type RawResult, type RouteSpec } from '../route.js';
+import {
+  IF_MATCH_NOTE,
+  notModified,
+  notModifiedResult,
+  NotModifiedSchema,
+  preconditionOf,
+  PreconditionFailedSchema,
+  taskResult,
+} from '../conditional.js';
+import { defineRoute, IdParams, MessageData, ok, type RawResult, type RouteSpec } from '../route.js';
 import { ResponseCache } from '../response-cache.js';
 import { okWithTasks } from '../task-json.js';
 
@@ -200,21 +209,32 @@ export const taskRoutes: RouteSpec[] = [
     method: 'POST',
     url: '/api/tasks',
     summary: 'Create a task',
-    description: 'Writes a new task note in the tasks folder; emits task.created.',
+    description:
+      'Writes a new task note in the tasks folder; emits task.created. The answer carries its ETag.',
     tags: T,
     body: CreateBody,
     responses: { 201: TaskWithDetails },
-    handler: async ({ body }, ctx) => created(await ctx.services.tasks.create(body as TaskCreateInput)),
+    handler: async ({ body }, ctx) => {
+      const task = await ctx.services.tasks.create(body as TaskCreateInput);
+      return taskResult(ctx, task, task, 201);
+    },
   }),
   defineRoute({
     method: 'GET',
     url: '/api/tasks/:id',
     summary: 'Get one task',
-    description: 'The task with its body as `details`.',
+    description:
+      "The task with its body as `details`, and the note's strong `ETag`. With `If-None-Match` naming " +
+      'the current ETag: 304 without a body.',
     tags: T,
     params: IdParams,
-    responses: { 200: TaskWithDetails },
-    handler: async ({ params }, ctx) => ok(await ctx.services.tasks.get(params.id)),
+    responses: { 200: TaskWithDetails, 304: NotModifiedSchema },
+    handler: async ({ params, headers }, ctx) => {
+      const task = await ctx.services.tasks.get(params.id);
+      const etag = ctx.services.tasks.etagOf(task);
+      if (etag !== undefined && notModified(headers, etag)) return notModifiedResult(etag);
+      return taskResult(ctx, task);
+    },
   }),
   defineRoute({
     method: 'PUT',
@@ -222,23 +242,28 @@ export const taskRoutes: RouteSpec[] = [
     summary: 'Update a task',
     description:
       'Partial update; emits task.completed (status moved into a completed status) or task.updated. ' +
-      'A title change renames the note; `id` and `path` in the response are the current path.',
+      'A title change renames the note; `id` and `path` in the response are the current path.' +
+      IF_MATCH_NOTE,
     tags: T,
     params: IdParams,
     body: UpdateBody,
-    responses: { 200: TaskInfoSchema },
-    handler: async ({ params, body }, ctx) => ok(await ctx.services.tasks.update(params.id, body)),
+    responses: { 200: TaskInfoSchema, 412: PreconditionFailedSchema },
+    handler: async ({ params, body, headers }, ctx) =>
+      taskResult(
+        ctx,
+        await ctx.services.tasks.update(params.id, body, { precondition: preconditionOf(headers) }),
+      ),
   }),
   defineRoute({
     method: 'DELETE',
     url: '/api/tasks/:id',
     summary: 'Delete a task',
-    description: "Moves the note to the vault's `.trash/` folder; emits task.deleted.",
+    description: "Moves the note to the vault's `.trash/` folder; emits task.deleted." + IF_MATCH_NOTE,
     tags: T,
     params: IdParams,
-    responses: { 200: MessageData },
-    handler: async ({ params }, ctx) => {
-      await ctx.services.tasks.delete(params.id);
+    responses: { 200: MessageData, 412: PreconditionFailedSchema },
+    handler: async ({ params, headers }, ctx) => {
+      await ctx.services.tasks.delete(params.id, { precondition: preconditionOf(headers) });
       return ok({ message: 'Task deleted successfully' });
     },
   }),
@@ -247,20 +272,30 @@ export const taskRoutes: RouteSpec[] = [
     url: '/api/tasks/:id/toggle-status',
     summary: 'Toggle completion',
     description:
-      'Completed → the default status; otherwise → the first completed status. Emits task.completed or task.updated.',
+      'Completed → the default status; otherwise → the first completed status. Emits task.completed or task.updated.' +
+      IF_MATCH_NOTE,
     tags: T,
     params: IdParams,
-    responses: { 200: TaskInfoSchema },
-    handler: async ({ params }, ctx) => ok(await ctx.services.tasks.toggleStatus(params.id)),
+    responses: { 200: TaskInfoSchema, 412: PreconditionFailedSchema },
+    handler: async ({ params, headers }, ctx) =>
+      taskResult(
+        ctx,
+        await ctx.services.tasks.toggleStatus(params.id, { precondition: preconditionOf(headers) }),
+      ),
   }),
   defineRoute({
     method: 'POST',
     url: '/api/tasks/:id/archive',
     summary: 'Toggle the archive flag',
-    description: 'Adds or removes the `archived` tag; emits task.archived or task.unarchived.',
+    description:
+      'Adds or removes the `archived` tag; emits task.archived or task.unarchived.' + IF_MATCH_NOTE,
     tags: T,
     params: IdParams,
-    responses: { 200: TaskInfoSchema },
-    handler: async ({ params }, ctx) => ok(await ctx.services.tasks.toggleArchive(params.id)),
+    responses: { 200: TaskInfoSchema, 412: PreconditionFailedSchema },
+    handler: async ({ params, headers }, ctx) =>
+      taskResult(
+        ctx,
+        await ctx.services.tasks.toggleArchive(params.id, { precondition: preconditionOf(headers) }),
+      ),
   }),
 ];

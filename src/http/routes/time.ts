@@ -1,6 +1,7 @@
 /** Time-tracking routes (reference other-routes.md §4). The time service emits the events. */
 import { Type } from '@sinclair/typebox';
 import { TaskInfoSchema } from '../../core/tasks/task-info.js';
+import { taskResult } from '../conditional.js';
 import { IdParams, defineRoute, ok, type RouteSpec } from '../route.js';
 
 const T = ['time tracking'];
@@ -89,7 +90,7 @@ export const timeRoutes: RouteSpec[] = [
     tags: T,
     params: IdParams,
     responses: { 200: TaskInfoSchema },
-    handler: async ({ params }, ctx) => ok((await ctx.services.time.start(params.id)).task),
+    handler: async ({ params }, ctx) => taskResult(ctx, (await ctx.services.time.start(params.id)).task),
   }),
   defineRoute({
     method: 'POST',
@@ -106,7 +107,7 @@ export const timeRoutes: RouteSpec[] = [
       const message = body.description
         ? `Time tracking started with description: ${body.description}`
         : 'Time tracking started';
-      return ok({ task, message });
+      return taskResult(ctx, task, { task, message });
     },
   }),
   defineRoute({
@@ -117,7 +118,7 @@ export const timeRoutes: RouteSpec[] = [
     tags: T,
     params: IdParams,
     responses: { 200: TaskInfoSchema },
-    handler: async ({ params }, ctx) => ok((await ctx.services.time.stop(params.id)).task),
+    handler: async ({ params }, ctx) => taskResult(ctx, (await ctx.services.time.stop(params.id)).task),
   }),
   defineRoute({
     method: 'GET',

@@ -229,6 +229,40 @@ describe('RecurrenceService', () => {
     assert.deepEqual(tasks.find(PARENT)?.complete_instances, ['2026-01-15']);
   });
 
+  it('an If-Match precondition is about the parent: stale, nothing is written on any path', async () => {
+    await open({ [PARENT]: note() });
+    const stale = [tasks.etagOf(tasks.find(PARENT)!)!];
+    await tasks.update(PARENT, { priority: 'low' });
+    const parentText = await readFile(path.join(vault, PARENT), 'utf8');
+    const failed = { code: 'PRECONDITION_FAILED' };
+    await assert.rejects(svc().completeInstance(PARENT, '2026-01-15', stale), failed);
+    await assert.rejects(svc().skipInstance(PARENT, '2026-01-16', stale), failed);
+    await assert.rejects(svc().unskipInstance(PARENT, '2026-01-16', stale), failed);
+    const { task: occurrence } = await svc().materializeOccurrence(PARENT, '2026-01-15');
+    const occurrenceText = await readFile(path.join(vault, occurrence.path), 'utf8');
+    events = [];
+    await assert.rejects(svc().completeInstance(PARENT, '2026-01-15', stale), failed);
+    assert.equal(await readFile(path.join(vault, PARENT), 'utf8'), parentText);
+    assert.equal(await readFile(path.join(vault, occurrence.path), 'utf8'), occurrenceText);
+    assert.deepEqual(names(), []);
+
+    const current = [tasks.etagOf(tasks.find(PARENT)!)!];
+    const result = await svc().completeInstance(PARENT, '2026-01-15', current);
+    assert.equal(result.status, 'done');
+    assert.deepEqual(tasks.find(PARENT)?.complete_instances, ['2026-01-15']);
+    const skipped = await svc().skipInstance(PARENT, '2026-01-17', [tasks.etagOf(tasks.find(PARENT)!)!]);
+    assert.deepEqual(skipped.skipped_instances, ['2026-01-17']);
+  });
+
+  it('on_completion with a stale precondition materializes nothing', async () => {
+    await open({ [PARENT]: note('occurrence_materialization: on_completion') });
+    await assert.rejects(svc().completeInstance(PARENT, undefined, ['"stale"']), {
+      code: 'PRECONDITION_FAILED',
+    });
+    assert.equal(tasks.list().length, 1);
+    assert.deepEqual(names(), []);
+  });
+
   it('skipping a materialized occurrence reconciles both notes without a skip event', async () => {
     await open({
       [PARENT]: note(),

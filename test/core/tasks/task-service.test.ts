@@ -7,6 +7,8 @@ import type { DomainEvent } from '../../../src/core/events/bus.js';
 import { EventBus } from '../../../src/core/events/bus.js';
 import type { Logger } from '../../../src/core/logger.js';
 import { isDomainError } from '../../../src/core/errors.js';
+import { createHash } from 'node:crypto';
+import { PRECONDITION_FAILED } from '../../../src/core/tasks/etag.js';
 import { TaskService } from '../../../src/core/tasks/task-service.js';
 import { ManualClock } from '../../helpers/manual-clock.js';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
@@ -391,5 +393,83 @@ describe('TaskService settings from data.json', () => {
     } finally {
       await h3.cleanup();
     }
+  });
+});
+
+describe('TaskService preconditions (If-Match)', () => {
+  let h: Harness;
+  const ALPHA = 'TaskNotes/Tasks/Alpha.md';
+  const file = () => path.join(h.vault, ALPHA);
+  /** The strong ETag of bytes: their SHA-1, base64, quoted. */
+  const etagOfText = (text: string) => `"${createHash('sha1').update(text, 'utf8').digest('base64')}"`;
+  const failed = (err: unknown): boolean => {
+    assert.ok(isDomainError(err));
+    assert.equal(err.code, 'PRECONDITION_FAILED');
+    assert.equal(err.message, PRECONDITION_FAILED);
+    return true;
+  };
+
+  beforeEach(async () => {
+    h = await open({ [ALPHA]: A, 'TaskNotes/Tasks/Beta.md': BETA });
+  });
+  afterEach(() => h.cleanup());
+
+  it('every task object carries the strong ETag of the note bytes it was read from or written as', async () => {
+    const etag = etagOfText(A);
+    assert.equal(h.service.etagOf(await h.service.get(ALPHA)), etag);
+    assert.equal(h.service.etagOf(h.service.find(ALPHA)!), etag);
+    const updated = await h.service.update(ALPHA, { priority: 'high', details: 'new' });
+    assert.equal(h.service.etagOf(updated), etagOfText(await readFile(file(), 'utf8')));
+    assert.notEqual(h.service.etagOf(updated), etag);
+    assert.equal(h.service.etagOf({ ...updated }), undefined);
+  });
+
+  it('a matching precondition (or *) writes; a stale one throws with the current task and writes nothing', async () => {
+    const etag = etagOfText(A);
+    const done = await h.service.update(ALPHA, { priority: 'high' }, { precondition: ['"other"', etag] });
+    assert.equal(done.priority, 'high');
+    const written = await readFile(file(), 'utf8');
+    h.events.length = 0;
+    await assert.rejects(h.service.update(ALPHA, { priority: 'low' }, { precondition: [etag] }), (err) => {
+      failed(err);
+      const details = (err as { details: { task: Record<string, unknown>; etag: string } }).details;
+      assert.equal(details.task.priority, 'high');
+      assert.equal(details.task.details, 'Alpha body');
+      assert.equal(details.etag, etagOfText(written));
+      return true;
+    });
+    await assert.rejects(h.service.toggleStatus(ALPHA, { precondition: [etag] }), failed);
+    await assert.rejects(h.service.toggleArchive(ALPHA, { precondition: [etag] }), failed);
+    await assert.rejects(h.service.delete(ALPHA, { precondition: [etag] }), failed);
+    // A weak tag never matches a write's precondition (strong comparison).
+    await assert.rejects(
+      h.service.update(ALPHA, { priority: 'low' }, { precondition: [`W/${etagOfText(written)}`] }),
+      failed,
+    );
+    assert.equal(await readFile(file(), 'utf8'), written);
+    assert.deepEqual(h.events, []);
+    await h.service.toggleArchive(ALPHA, { precondition: ['*'] });
+    assert.match(await readFile(file(), 'utf8'), /- archived/);
+  });
+
+  it('of concurrent writes with the same ETag exactly one wins', async () => {
+    const etag = h.service.etagOf(await h.service.get(ALPHA))!;
+    const results = await Promise.allSettled(
+      ['low', 'normal', 'high', 'none'].map((priority) =>
+        h.service.update(ALPHA, { priority }, { precondition: [etag] }),
+      ),
+    );
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+    for (const r of results) if (r.status === 'rejected') failed(r.reason);
+  });
+
+  it('checks the bytes on disk, also before the watcher reported an external edit', async () => {
+    const etag = h.service.etagOf(await h.service.get(ALPHA))!;
+    const edited = A.replace('status: open', 'status: in-progress');
+    await writeFile(file(), edited);
+    await assert.rejects(h.service.update(ALPHA, { priority: 'high' }, { precondition: [etag] }), failed);
+    assert.equal(await readFile(file(), 'utf8'), edited);
+    const ok = await h.service.update(ALPHA, { priority: 'high' }, { precondition: [etagOfText(edited)] });
+    assert.equal(ok.status, 'in-progress');
   });
 });
