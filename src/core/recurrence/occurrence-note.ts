@@ -3,7 +3,7 @@
  * parent (reference tasks.md §2.9). This module plans the new note's fields and recognises an
  * existing occurrence note of a (parent, day) pair; the service does the I/O.
  */
-import type { TaskInfo } from '../tasks/task-info.js';
+import type { Dependency, TaskInfo } from '../tasks/task-info.js';
 import { addDays, daysBetween, dayOf, withTimeOf } from './day.js';
 
 /** A note is an occurrence when it names a parent and an occurrence day. */
@@ -69,7 +69,7 @@ export interface OccurrencePlan {
   tags: string[];
   timeEstimate?: number;
   reminders?: Array<Record<string, unknown>>;
-  blockedBy?: Array<Record<string, unknown>>;
+  blockedBy?: Dependency[];
   customProperties?: Record<string, unknown>;
   recurrence_parent: string;
   occurrence_date: string;

@@ -1,9 +1,9 @@
 /**
  * The TaskNotes field mapping as a pure module: which frontmatter key holds which task field,
- * and the conversions between raw frontmatter values and TaskInfo values (reference tasks.md
- * §1.3–§1.5). No I/O and no settings loading here, so the conformance adapter can reuse it for
- * the tasknotes-spec `field.*` operations.
+ * and the conversions between raw frontmatter values and TaskInfo values. The fields themselves
+ * (and how each is read) are the rows of task-fields.ts.
  */
+import { MAPPED_FIELDS, type TaskField } from './task-fields.js';
 
 /** Internal field name → frontmatter key. Every key can be remapped by the user. */
 export interface FieldMapping {
@@ -94,65 +94,6 @@ export function buildFieldMapping(partial?: unknown): FieldMapping {
   }
   return mapping;
 }
-
-export type FieldKind = 'string' | 'list' | 'number' | 'enum' | 'instances' | 'raw';
-
-/**
- * TaskInfo property ↔ mapping key for the fields that are plain properties. `archived` (a tag)
- * and `tags` (fixed key) are handled separately; `pomodoros` and `icsEventTag` are not task fields.
- */
-export const TASK_FIELDS: ReadonlyArray<{ prop: string; key: keyof FieldMapping; kind: FieldKind }> = [
-  { prop: 'title', key: 'title', kind: 'string' },
-  { prop: 'status', key: 'status', kind: 'string' },
-  { prop: 'priority', key: 'priority', kind: 'string' },
-  { prop: 'due', key: 'due', kind: 'string' },
-  { prop: 'scheduled', key: 'scheduled', kind: 'string' },
-  { prop: 'contexts', key: 'contexts', kind: 'list' },
-  { prop: 'projects', key: 'projects', kind: 'list' },
-  { prop: 'attachments', key: 'attachments', kind: 'raw' },
-  { prop: 'timeEstimate', key: 'timeEstimate', kind: 'number' },
-  { prop: 'completedDate', key: 'completedDate', kind: 'string' },
-  { prop: 'dateCreated', key: 'dateCreated', kind: 'string' },
-  { prop: 'dateModified', key: 'dateModified', kind: 'string' },
-  { prop: 'recurrence', key: 'recurrence', kind: 'string' },
-  { prop: 'recurrence_anchor', key: 'recurrenceAnchor', kind: 'enum' },
-  { prop: 'complete_instances', key: 'completeInstances', kind: 'instances' },
-  { prop: 'skipped_instances', key: 'skippedInstances', kind: 'instances' },
-  { prop: 'recurrence_parent', key: 'recurrenceParent', kind: 'string' },
-  { prop: 'occurrence_date', key: 'occurrenceDate', kind: 'string' },
-  { prop: 'occurrence_materialization', key: 'occurrenceMaterialization', kind: 'enum' },
-  { prop: 'occurrence_next_trigger', key: 'occurrenceNextTrigger', kind: 'enum' },
-  { prop: 'occurrence_template', key: 'occurrenceTemplate', kind: 'string' },
-  { prop: 'occurrence_past_horizon', key: 'occurrencePastHorizon', kind: 'string' },
-  { prop: 'occurrence_future_horizon', key: 'occurrenceFutureHorizon', kind: 'string' },
-  { prop: 'timeEntries', key: 'timeEntries', kind: 'raw' },
-  { prop: 'blockedBy', key: 'blockedBy', kind: 'raw' },
-  { prop: 'icsEventId', key: 'icsEventId', kind: 'list' },
-  { prop: 'googleCalendarEventId', key: 'googleCalendarEventId', kind: 'string' },
-  { prop: 'googleCalendarExceptionEventId', key: 'googleCalendarExceptionEventId', kind: 'string' },
-  {
-    prop: 'googleCalendarExceptionOriginalScheduled',
-    key: 'googleCalendarExceptionOriginalScheduled',
-    kind: 'string',
-  },
-  { prop: 'googleCalendarMovedOriginalDates', key: 'googleCalendarMovedOriginalDates', kind: 'list' },
-  { prop: 'reminders', key: 'reminders', kind: 'raw' },
-  { prop: 'sortOrder', key: 'sortOrder', kind: 'string' },
-];
-
-const FIELD_BY_PROP = new Map(TASK_FIELDS.map((f) => [f.prop, f]));
-
-/** The frontmatter key of a TaskInfo property, or undefined when the property is not mapped. */
-export function frontmatterKeyOf(mapping: FieldMapping, prop: string): string | undefined {
-  const field = FIELD_BY_PROP.get(prop);
-  return field ? mapping[field.key] : undefined;
-}
-
-export const ENUM_VALUES: Readonly<Record<string, readonly string[]>> = {
-  recurrence_anchor: ['scheduled', 'completion'],
-  occurrence_materialization: ['manual', 'on_completion', 'rolling'],
-  occurrence_next_trigger: ['completion', 'completion_or_skip'],
-};
 
 export const DEPENDENCY_RELTYPES = ['FINISHTOSTART', 'FINISHTOFINISH', 'STARTTOSTART', 'STARTTOFINISH'];
 
@@ -354,12 +295,11 @@ export function normalizeFrontmatter(
   const priority = toOptionalString(fm[mapping.priority]);
   out.priority = priority === undefined ? 'normal' : lookupConfigValue(priority, opts.priorities);
 
-  for (const field of TASK_FIELDS) {
+  for (const field of MAPPED_FIELDS) {
     if (field.prop === 'title' || field.prop === 'status' || field.prop === 'priority') continue;
-    const key = mapping[field.key];
+    const key = mapping[field.mapping];
     if (!Object.hasOwn(fm, key)) continue;
-    const raw = fm[key];
-    const value = normalizeField(field.prop, field.kind, raw);
+    const value = normalizeField(field, fm[key]);
     if (value !== undefined) out[field.prop] = value;
   }
   out.contexts ??= [];
@@ -380,8 +320,8 @@ export function normalizeFrontmatter(
   return out;
 }
 
-function normalizeField(prop: string, kind: FieldKind, raw: unknown): unknown {
-  switch (kind) {
+function normalizeField(field: TaskField, raw: unknown): unknown {
+  switch (field.kind) {
     case 'string':
       return toOptionalString(raw);
     case 'list':
@@ -393,31 +333,28 @@ function normalizeField(prop: string, kind: FieldKind, raw: unknown): unknown {
     case 'enum': {
       const value = toOptionalString(raw);
       if (value === undefined) return undefined;
-      const allowed = ENUM_VALUES[prop] ?? [];
-      if (allowed.includes(value)) return value;
-      return prop === 'recurrence_anchor' ? 'scheduled' : undefined;
+      if (field.values?.includes(value)) return value;
+      return field.prop === 'recurrence_anchor' ? 'scheduled' : undefined;
     }
-    case 'raw':
-      return normalizeRaw(prop, raw);
+    case 'dependencies':
+      return toDependencies(raw);
+    case 'timeEntries':
+      return Array.isArray(raw) ? raw : [];
+    case 'attachments': {
+      const list = (Array.isArray(raw) ? raw : [raw])
+        .filter((a): a is string => typeof a === 'string')
+        .map((a) => a.trim())
+        .filter((a) => a !== '');
+      return list.length > 0 ? list : undefined;
+    }
+    case 'reminders': {
+      if (raw === null || raw === undefined) return undefined;
+      const list = (Array.isArray(raw) ? raw : [raw]).filter((r) => r !== null && r !== undefined);
+      return list.length > 0 ? list : undefined;
+    }
+    default:
+      return undefined;
   }
-}
-
-function normalizeRaw(prop: string, raw: unknown): unknown {
-  if (prop === 'blockedBy') return toDependencies(raw);
-  if (prop === 'timeEntries') return Array.isArray(raw) ? raw : [];
-  if (prop === 'attachments') {
-    const list = (Array.isArray(raw) ? raw : [raw])
-      .filter((a): a is string => typeof a === 'string')
-      .map((a) => a.trim())
-      .filter((a) => a !== '');
-    return list.length > 0 ? list : undefined;
-  }
-  if (prop === 'reminders') {
-    if (raw === null || raw === undefined) return undefined;
-    const list = (Array.isArray(raw) ? raw : [raw]).filter((r) => r !== null && r !== undefined);
-    return list.length > 0 ? list : undefined;
-  }
-  return raw;
 }
 
 /** null, undefined, a blank string or an empty list: what PUT and create treat as "no value" (SPEC §6). */

@@ -7,41 +7,10 @@ import { denormalizeField, isEmptyValue, normalizeTags, type FieldMapping } from
 import { baseFilename, processFolderTemplate, storageTitle, type FilenameContext } from './filename.js';
 import { identificationPropertyValue, tagsWithIdentification } from './identification.js';
 import { localDate, localIsoTimestamp, withDtstart } from './local-time.js';
+import { TASK_FIELDS, type TaskCreateInput } from './task-fields.js';
 import { isCompletedStatusIn, type TaskNotesSettings } from './tasknotes-settings.js';
 
-/** POST /api/tasks body (reference tasks.md §2.2). Unknown keys are ignored except user-field keys. */
-export interface TaskCreateInput {
-  title: string;
-  details?: string;
-  status?: string;
-  priority?: string;
-  due?: string | null;
-  scheduled?: string | null;
-  tags?: string[];
-  contexts?: string[];
-  projects?: string[];
-  timeEstimate?: number;
-  recurrence?: string | null;
-  recurrence_anchor?: string;
-  reminders?: Array<Record<string, unknown>>;
-  blockedBy?: Array<Record<string, unknown> | string>;
-  completedDate?: string;
-  dateCreated?: string;
-  dateModified?: string;
-  icsEventId?: string[];
-  recurrence_parent?: string;
-  occurrence_date?: string;
-  occurrence_materialization?: string;
-  occurrence_next_trigger?: string;
-  occurrence_template?: string;
-  occurrence_past_horizon?: string;
-  occurrence_future_horizon?: string;
-  customProperties?: Record<string, unknown>;
-  /** Arbitrary frontmatter keys merged in last; `null` leaves a key out. */
-  customFrontmatter?: Record<string, unknown>;
-  creationContext?: string;
-  [key: string]: unknown;
-}
+export type { TaskCreateInput };
 
 export interface CreatePlan {
   folder: string;
@@ -130,34 +99,32 @@ export function planCreate(input: TaskCreateInput, settings: TaskNotesSettings, 
       ? input.completedDate || (isCompletedStatusIn(settings, status) ? localDate(now) : undefined)
       : undefined;
 
-  const fm: Record<string, unknown> = {};
-  // Empty values are left out of a new note (reference §1.6).
-  const put = (prop: string, key: string, value: unknown): void => {
-    const written = isEmptyValue(value) ? undefined : denormalizeField(prop, value);
-    if (written !== undefined && !isEmptyValue(written)) fm[key] = written;
+  // Every field a create may set, in the table's order (the plugin's key order); the values
+  // computed above win over the request's.
+  const values: Record<string, unknown> = {
+    ...input,
+    status,
+    priority,
+    due,
+    scheduled,
+    contexts,
+    projects,
+    timeEstimate,
+    completedDate,
+    recurrence,
+    recurrence_anchor: recurrence === undefined ? undefined : input.recurrence_anchor,
+    dateCreated,
+    dateModified,
+    reminders,
   };
-  put('status', mapping.status, status);
-  put('priority', mapping.priority, priority);
-  put('due', mapping.due, due);
-  put('scheduled', mapping.scheduled, scheduled);
-  put('contexts', mapping.contexts, contexts);
-  put('projects', mapping.projects, projects);
-  put('timeEstimate', mapping.timeEstimate, timeEstimate);
-  put('completedDate', mapping.completedDate, completedDate);
-  put('recurrence', mapping.recurrence, recurrence);
-  if (recurrence !== undefined) put('recurrence_anchor', mapping.recurrenceAnchor, input.recurrence_anchor);
-  put('recurrence_parent', mapping.recurrenceParent, input.recurrence_parent);
-  put('occurrence_date', mapping.occurrenceDate, input.occurrence_date);
-  put('occurrence_materialization', mapping.occurrenceMaterialization, input.occurrence_materialization);
-  put('occurrence_next_trigger', mapping.occurrenceNextTrigger, input.occurrence_next_trigger);
-  put('occurrence_template', mapping.occurrenceTemplate, input.occurrence_template);
-  put('occurrence_past_horizon', mapping.occurrencePastHorizon, input.occurrence_past_horizon);
-  put('occurrence_future_horizon', mapping.occurrenceFutureHorizon, input.occurrence_future_horizon);
-  put('dateCreated', mapping.dateCreated, dateCreated);
-  put('dateModified', mapping.dateModified, dateModified);
-  put('blockedBy', mapping.blockedBy, input.blockedBy);
-  put('icsEventId', mapping.icsEventId, input.icsEventId);
-  put('reminders', mapping.reminders, reminders);
+  const fm: Record<string, unknown> = {};
+  for (const field of TASK_FIELDS) {
+    if (!field.create || field.mapping === undefined || field.prop === 'title') continue;
+    // Empty values are left out of a new note.
+    const value = values[field.prop];
+    const written = isEmptyValue(value) ? undefined : denormalizeField(field.prop, value);
+    if (written !== undefined && !isEmptyValue(written)) fm[mapping[field.mapping]] = written;
+  }
 
   // Tags: in tag mode the task tag first; `archived` is never added on create (reference §1.6).
   const tags =

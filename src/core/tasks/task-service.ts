@@ -18,14 +18,12 @@ import { hashText } from '../vault/vault-scan.js';
 import { VaultStore, type FreshNote, type NoteChange, type NoteRecord } from '../vault/vault-store.js';
 import { etagOfHash, preconditionFailed, preconditionHolds, type Precondition } from './etag.js';
 import { isCompletedStatus, normalizeFrontmatter } from './field-mapping.js';
-import { filenameSafeTitle, processFolderTemplate, storageTitle, uniqueNotePath } from './filename.js';
+import { uniqueNotePath } from './filename.js';
 import { isTaskFrontmatter } from './identification.js';
-import { localIsoTimestamp } from './local-time.js';
 import { parseNote, serializeNewNote, updateNote, type ParsedNote } from './note-format.js';
 import { planCreate, type TaskCreateInput } from './task-create.js';
-import { changesFromDraft, type Change } from './task-draft.js';
-import { applyPatch, setStatus, type UpdateAdjuster } from './task-patch.js';
-import { folderOf, LinkIndex, TaskGraph, type TaskBase } from './task-graph.js';
+import { applyPatch, planEdit, setStatus, withTitle, type UpdateAdjuster } from './task-update.js';
+import { LinkIndex, TaskGraph, type TaskBase } from './task-graph.js';
 import type { TaskInfo } from './task-info.js';
 import {
   firstCompletedStatus,
@@ -65,7 +63,7 @@ export interface ToggleOptions extends WriteOptions {
   hooks?: boolean;
 }
 
-export type { UpdateAdjuster } from './task-patch.js';
+export type { UpdateAdjuster } from './task-update.js';
 
 /** Runs after toggle-status wrote and emitted (e.g. reconciling a materialized occurrence's parent). */
 export type ToggleHook = (change: { before: TaskInfo; after: TaskInfo }) => Promise<void>;
@@ -528,53 +526,30 @@ export class TaskService {
       const draft: Record<string, unknown> = structuredClone({ ...base, details: record.parsed.details });
       await mutate(draft, before);
 
-      const changes: Change[] = changesFromDraft(base, draft, record.parsed.frontmatter ?? {}, settings);
-      const detailsChanged = typeof draft.details === 'string' && draft.details !== record.parsed.details;
-      const title =
-        typeof draft.title === 'string' && draft.title.trim() !== '' ? storageTitle(draft.title) : undefined;
-      const titleChanged = title !== undefined && title !== base.title;
-      if (changes.length === 0 && !titleChanged && !detailsChanged) {
-        return { before, after: before, details: record.parsed.details, changed: false };
-      }
-      const mapping = settings.fieldMapping;
       const now = this.options.clock.now();
-      if (!changes.some(([key]) => key === mapping.dateModified)) {
-        changes.push([mapping.dateModified, localIsoTimestamp(now)]);
-      }
+      const note = {
+        path: rel,
+        base,
+        frontmatter: record.parsed.frontmatter ?? {},
+        details: record.parsed.details,
+      };
+      const plan = planEdit(note, draft, settings, now, mode === 'archive');
+      if (plan === null) return { before, after: before, details: record.parsed.details, changed: false };
 
       const commit = async (target: string) => {
-        const all = [...changes];
-        if (titleChanged) {
-          // SPEC §6: with the title in the filename, the title key stays when it differs from it.
-          const keep = !settings.storeTitleInFilename || basenameOf(target) !== title;
-          all.push([mapping.title, keep ? title : undefined]);
-        }
-        const details = detailsChanged ? (draft.details as string) : record.parsed.details;
-        const text = updateNote(record.text, all, detailsChanged ? details : undefined);
+        const text = updateNote(record.text, withTitle(plan, target, settings), plan.details);
         const written =
           target === rel ? await this.store.write(rel, text) : await this.store.move(rel, target, text);
         const after = this.tagged(this.viewOf(target, text, written), written?.hash ?? hashText(text));
-        return { before, after, details: written ? written.parsed.details : details, changed: true };
+        const details = written ? written.parsed.details : (plan.details ?? record.parsed.details);
+        return { before, after, details, changed: true };
       };
-      if (titleChanged && settings.storeTitleInFilename && filenameSafeTitle(title) !== basenameOf(rel)) {
-        return this.withFreePath(folderOf(rel), filenameSafeTitle(title), now, commit);
-      }
-      if (mode === 'archive' && settings.moveArchivedTasks) {
-        const target = this.archiveTarget(rel, draft, now);
-        if (target !== rel) return this.withFreePath(folderOf(target), basenameOf(target), now, commit, rel);
-      }
-      return commit(rel);
+      const { move } = plan;
+      if (move === undefined) return commit(rel);
+      return this.withFreePath(move.folder, move.name, now, commit, move.exact ? rel : undefined);
     });
     if (result.changed && mode !== 'none') this.emitChange(result.before, result.after, mode);
     return result;
-  }
-
-  /** Folder move target on archive toggle (only with moveArchivedTasks). */
-  private archiveTarget(rel: string, draft: Record<string, unknown>, now: number): string {
-    const settings = this.current;
-    const ctx = { title: String(draft.title), now };
-    const folder = processFolderTemplate(draft.archived ? settings.archiveFolder : settings.tasksFolder, ctx);
-    return folder === '' ? path.posix.basename(rel) : `${folder}/${path.posix.basename(rel)}`;
   }
 
   /**

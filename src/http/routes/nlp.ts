@@ -1,7 +1,7 @@
 /** Natural-language routes (reference other-routes.md §2, §3; SPEC §4 for the create event). */
 import { Type } from '@sinclair/typebox';
 import { TEXT_REQUIRED } from '../../core/nlp/nlp-service.js';
-import { TaskInfoSchema } from '../../core/tasks/task-info.js';
+import { CreateTaskBodySchema, TaskInfoSchema } from '../../core/tasks/task-fields.js';
 import { created, defineRoute, ok, type RouteSpec } from '../route.js';
 
 const T = ['nlp'];
@@ -47,23 +47,23 @@ const Parsed = Type.Object(
   { description: 'Parser output; absent fields are omitted' },
 );
 
-const TaskData = Type.Object(
-  {
-    title: Type.String(),
-    status: Type.String(),
-    priority: Type.String(),
-    dateCreated: Type.String(),
-    dateModified: Type.String(),
-    due: Type.Optional(Type.String()),
-    scheduled: Type.Optional(Type.String()),
-    tags: Type.Optional(Type.Array(Type.String())),
-    contexts: Type.Optional(Type.Array(Type.String())),
-    projects: Type.Optional(Type.Array(Type.String())),
-    details: Type.Optional(Type.String()),
-    recurrence: Type.Optional(Type.String()),
-    timeEstimate: Type.Optional(Type.Number()),
-    customFrontmatter: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-  },
+/** The POST /api/tasks body that create would send: a subset of that body's schema. */
+const TaskData = Type.Composite(
+  [
+    Type.Pick(CreateTaskBodySchema, ['title']),
+    Type.Required(Type.Pick(CreateTaskBodySchema, ['status', 'priority', 'dateCreated', 'dateModified'])),
+    Type.Pick(CreateTaskBodySchema, [
+      'due',
+      'scheduled',
+      'tags',
+      'contexts',
+      'projects',
+      'details',
+      'recurrence',
+      'timeEstimate',
+      'customFrontmatter',
+    ]),
+  ],
   { description: 'The POST /api/tasks body that create would send' },
 );
 

@@ -4,8 +4,8 @@ import { hasListFilters, listFilterQuery, type ListParams } from '../../core/que
 import { runQuery } from '../../core/query/run-query.js';
 import { queryEnvOf, querySettingsOf } from '../../core/query/task-source.js';
 import { BUILTIN_SORT_KEYS } from '../../core/query/types.js';
-import { TaskInfoSchema, type TaskInfo } from '../../core/tasks/task-info.js';
-import type { TaskCreateInput } from '../../core/tasks/task-service.js';
+import { CreateTaskBodySchema, TaskInfoSchema, UpdateTaskBodySchema } from '../../core/tasks/task-fields.js';
+import type { TaskInfo } from '../../core/tasks/task-info.js';
 import {
   IF_MATCH_NOTE,
   notModified,
@@ -78,92 +78,6 @@ function intParam(value: string | undefined): number {
   return value === undefined ? Number.NaN : Number.parseInt(value, 10);
 }
 
-const Str = Type.String();
-const NullableStr = Type.Union([Type.String(), Type.Null()]);
-const NullableStrList = Type.Union([Type.Array(Type.String()), Type.Null()]);
-const Dependency = Type.Union([
-  Type.String(),
-  Type.Object({
-    uid: Type.String(),
-    reltype: Type.Optional(Type.String()),
-    gap: Type.Optional(Type.String()),
-  }),
-]);
-const ObjectList = Type.Array(Type.Object({}, { additionalProperties: true }));
-
-const CreateBody = Type.Object(
-  {
-    title: Type.String({ errorMessage: 'Title is required' }),
-    details: Type.Optional(Str),
-    status: Type.Optional(Str),
-    priority: Type.Optional(Str),
-    due: Type.Optional(NullableStr),
-    scheduled: Type.Optional(NullableStr),
-    tags: Type.Optional(Type.Array(Str)),
-    contexts: Type.Optional(Type.Array(Str)),
-    projects: Type.Optional(Type.Array(Str)),
-    timeEstimate: Type.Optional(Type.Number()),
-    recurrence: Type.Optional(NullableStr),
-    recurrence_anchor: Type.Optional(Type.Union([Type.Literal('scheduled'), Type.Literal('completion')])),
-    reminders: Type.Optional(ObjectList),
-    blockedBy: Type.Optional(Type.Array(Dependency)),
-    completedDate: Type.Optional(Str),
-    dateCreated: Type.Optional(Str),
-    dateModified: Type.Optional(Str),
-    icsEventId: Type.Optional(Type.Array(Str)),
-    recurrence_parent: Type.Optional(Str),
-    occurrence_date: Type.Optional(Str),
-    customProperties: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-    customFrontmatter: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-    creationContext: Type.Optional(Str),
-  },
-  {
-    additionalProperties: true,
-    // A body that is not an object has no title.
-    errorMessage: 'Title is required',
-    description: 'Unknown keys are ignored, except configured user-field keys.',
-  },
-);
-
-const UpdateBody = Type.Object(
-  {
-    title: Type.Optional(Str),
-    details: Type.Optional(NullableStr),
-    status: Type.Optional(Str),
-    priority: Type.Optional(Str),
-    due: Type.Optional(NullableStr),
-    scheduled: Type.Optional(NullableStr),
-    tags: Type.Optional(NullableStrList),
-    contexts: Type.Optional(NullableStrList),
-    projects: Type.Optional(NullableStrList),
-    attachments: Type.Optional(NullableStrList),
-    timeEstimate: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-    completedDate: Type.Optional(NullableStr),
-    dateCreated: Type.Optional(NullableStr),
-    recurrence: Type.Optional(NullableStr),
-    recurrence_anchor: Type.Optional(
-      Type.Union([Type.Literal('scheduled'), Type.Literal('completion'), Type.Null()]),
-    ),
-    complete_instances: Type.Optional(NullableStrList),
-    skipped_instances: Type.Optional(NullableStrList),
-    recurrence_parent: Type.Optional(NullableStr),
-    occurrence_date: Type.Optional(NullableStr),
-    timeEntries: Type.Optional(Type.Union([ObjectList, Type.Null()])),
-    reminders: Type.Optional(Type.Union([ObjectList, Type.Null()])),
-    blockedBy: Type.Optional(Type.Union([Type.Array(Dependency), Type.Null()])),
-    icsEventId: Type.Optional(NullableStrList),
-    archived: Type.Optional(Type.Boolean()),
-    customProperties: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-    customFrontmatter: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-  },
-  {
-    additionalProperties: true,
-    description:
-      'Partial update. `null` or `[]` deletes a field; `customFrontmatter` sets raw keys (`null` deletes). ' +
-      'Unknown keys are ignored, except configured user-field keys.',
-  },
-);
-
 const TaskWithDetails = Type.Intersect([TaskInfoSchema, Type.Object({ details: Type.String() })]);
 
 export const taskRoutes: RouteSpec[] = [
@@ -212,10 +126,10 @@ export const taskRoutes: RouteSpec[] = [
     description:
       'Writes a new task note in the tasks folder; emits task.created. The answer carries its ETag.',
     tags: T,
-    body: CreateBody,
+    body: CreateTaskBodySchema,
     responses: { 201: TaskWithDetails },
     handler: async ({ body }, ctx) => {
-      const task = await ctx.services.tasks.create(body as TaskCreateInput);
+      const task = await ctx.services.tasks.create(body);
       return taskResult(ctx, task, task, 201);
     },
   }),
@@ -246,7 +160,7 @@ export const taskRoutes: RouteSpec[] = [
       IF_MATCH_NOTE,
     tags: T,
     params: IdParams,
-    body: UpdateBody,
+    body: UpdateTaskBodySchema,
     responses: { 200: TaskInfoSchema, 412: PreconditionFailedSchema },
     handler: async ({ params, body, headers }, ctx) =>
       taskResult(
