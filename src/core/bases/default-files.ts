@@ -4,10 +4,10 @@
  * exactly as configured; a write failure ends the run with the lists so far. Writes are atomic and stay inside the vault: a path that escapes it or
  * points into `.obsidian/` or the data dir is skipped, never written.
  */
-import { promises as fs } from 'node:fs';
 import type { Logger } from '../logger.js';
 import { writeFileAtomic } from '../vault/atomic-write.js';
 import { resolveVaultPath, type VaultPathPolicy } from '../vault/paths.js';
+import { inspectVaultPath } from '../vault/vault-entry.js';
 import type { BasesSettings } from './bases-settings.js';
 import { renderBaseTemplate } from './base-templates.js';
 
@@ -36,9 +36,9 @@ export class BasesService {
         result.skipped.push(configured);
         continue;
       }
-      let abs: string;
+      let rel: string;
       try {
-        abs = resolveVaultPath(this.deps.vault, configured.trim(), 'base file').abs;
+        rel = resolveVaultPath(this.deps.vault, configured.trim(), 'base file').rel;
       } catch (err) {
         this.deps.log.warn(
           { path: configured, error: (err as Error).message },
@@ -47,14 +47,21 @@ export class BasesService {
         result.skipped.push(configured);
         continue;
       }
-      const existing = await fs.stat(abs).catch(() => undefined);
-      if (existing && !existing.isFile()) {
-        this.deps.log.warn({ path: configured }, 'default base file path exists and is not a file');
+      // A link is written through to its target when the vault's link rule allows it.
+      const entry = inspectVaultPath(this.deps.vault, rel);
+      if (entry.kind === 'refused' || entry.kind === 'folder') {
+        this.deps.log.warn(
+          { path: configured },
+          entry.kind === 'folder'
+            ? 'default base file path exists and is not a file'
+            : 'default base file path is reached through a symbolic link that Taskdown does not follow',
+        );
         result.skipped.push(configured);
         continue;
       }
+      const existing = entry.kind === 'file';
       try {
-        await writeFileAtomic(abs, content, { mkdir: true });
+        await writeFileAtomic(entry.real, content, { mkdir: true });
       } catch (err) {
         // As the reference: stop at the first write failure and report what was done so far.
         this.deps.log.error({ err, path: configured }, 'writing default base file failed');

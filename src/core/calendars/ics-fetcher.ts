@@ -4,7 +4,8 @@
  * for `lastError`.
  */
 import { promises as fs } from 'node:fs';
-import { resolveVaultPath, type VaultPathPolicy } from '../vault/paths.js';
+import type { VaultPathPolicy } from '../vault/paths.js';
+import { vaultFilePath } from '../vault/vault-files.js';
 import type { IcsSubscription } from './types.js';
 
 export interface IcsSourceText {
@@ -56,7 +57,7 @@ export function remoteUrl(url: string): string {
 
 export async function fetchIcsSource(sub: IcsSubscription, options: FetcherOptions): Promise<IcsSourceText> {
   if (sub.filePath !== undefined) {
-    const { abs } = resolveVaultPath(options.vault, sub.filePath, 'ICS file');
+    const abs = vaultFilePath(options.vault, sub.filePath, 'ICS file');
     try {
       const [text, stat] = await Promise.all([fs.readFile(abs, 'utf8'), fs.stat(abs)]);
       return { text, mtimeMs: stat.mtimeMs };
@@ -102,8 +103,7 @@ export async function fetchIcsSource(sub: IcsSubscription, options: FetcherOptio
 export async function localMtime(sub: IcsSubscription, vault: VaultPathPolicy): Promise<number | undefined> {
   if (sub.filePath === undefined) return undefined;
   try {
-    const { abs } = resolveVaultPath(vault, sub.filePath, 'ICS file');
-    return (await fs.stat(abs)).mtimeMs;
+    return (await fs.stat(vaultFilePath(vault, sub.filePath, 'ICS file'))).mtimeMs;
   } catch {
     return undefined;
   }

@@ -141,7 +141,8 @@ export class TaskService {
 
   /** Loads the TaskNotes settings, scans the vault and starts watching it. */
   static async open(options: TaskServiceOptions): Promise<TaskService> {
-    const settings = await loadTaskNotesSettings(options.vault, (err) =>
+    const policy = { root: options.vault, dataDir: options.dataDir };
+    const settings = await loadTaskNotesSettings(policy, (err) =>
       options.log.warn({ err }, `cannot read ${TASKNOTES_DATA_JSON}; using TaskNotes defaults`),
     );
     const service = new TaskService(options, settings);
@@ -610,7 +611,7 @@ export class TaskService {
 
   private reloadSettings(): void {
     this.settingsReload = this.settingsReload.then(async () => {
-      this.current = await loadTaskNotesSettings(this.options.vault, (err) =>
+      this.current = await loadTaskNotesSettings(this.policy, (err) =>
         this.options.log.warn({ err }, `cannot read ${TASKNOTES_DATA_JSON}; using TaskNotes defaults`),
       );
       await this.store.rescan();

@@ -9,6 +9,8 @@ import path from 'node:path';
 import type { NLPTriggersConfig, PropertyTriggerConfig } from 'tasknotes-nlp-core';
 import { buildFieldMapping, isCompletedStatus, type FieldMapping } from './field-mapping.js';
 import { isRecord } from '../is-record.js';
+import type { VaultPathPolicy } from '../vault/paths.js';
+import { inspectVaultPath, LINK_NOT_FOLLOWED } from '../vault/vault-entry.js';
 
 /**
  * tasknotes-nlp-core's DEFAULT_NLP_TRIGGERS, written out: importing the value would load the whole
@@ -371,15 +373,21 @@ export const TASKNOTES_DATA_JSON = '.obsidian/plugins/tasknotes/data.json';
 
 /**
  * Reads the effective settings of a vault. A missing file means defaults; an unreadable or
- * malformed file is reported through `onError` and also yields defaults.
+ * malformed file, or one the vault's link rule refuses, is reported through `onError` and also
+ * yields defaults.
  */
 export async function loadTaskNotesSettings(
-  vault: string,
+  vault: VaultPathPolicy,
   onError: (err: unknown) => void,
 ): Promise<TaskNotesSettings> {
   let text: string;
   try {
-    text = await fs.readFile(path.join(vault, TASKNOTES_DATA_JSON), 'utf8');
+    const entry = inspectVaultPath(vault, TASKNOTES_DATA_JSON);
+    if (entry.kind === 'refused') throw new Error(`${TASKNOTES_DATA_JSON}: ${LINK_NOT_FOLLOWED}`);
+    text = await fs.readFile(
+      entry.kind === 'file' ? entry.real : path.join(vault.root, TASKNOTES_DATA_JSON),
+      'utf8',
+    );
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') onError(err);
     return defaultTaskNotesSettings();

@@ -1,7 +1,9 @@
 /**
  * Which vault files are candidate notes, the walk that finds them and the scan that reads and
  * parses them. Hidden folders (`.obsidian`, `.trash`, `.git`, the default data dir), the data dir
- * and temp files of atomic writes are never notes.
+ * and temp files of atomic writes are never notes. Links follow the rule of vault-entry.ts: the
+ * walk enters real folders only (a folder link's directory entry is no directory), and a note
+ * that is a link counts when its target may be used.
  */
 import { hash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
@@ -9,6 +11,7 @@ import path from 'node:path';
 import { isTempFileName } from './atomic-write.js';
 import type { SnapshotEntry } from './index-snapshot.js';
 import { isReservedVaultPath, type VaultPathPolicy } from './paths.js';
+import { fileLinkTarget } from './vault-entry.js';
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
 
@@ -45,6 +48,8 @@ export interface VaultWalk {
   notes: string[];
   /** Every non-ignored folder walked, the start folder included (`''` is the vault root). */
   folders: string[];
+  /** The notes that are file links (their targets are watched separately). */
+  links: string[];
 }
 
 /**
@@ -55,6 +60,7 @@ export interface VaultWalk {
 export function walkVault(policy: VaultPathPolicy, from = ''): VaultWalk {
   const notes: string[] = [];
   const folders: string[] = [];
+  const links: string[] = [];
   const walk = (relDir: string): void => {
     let entries;
     try {
@@ -72,11 +78,16 @@ export function walkVault(policy: VaultPathPolicy, from = ''): VaultWalk {
       } else if (entry.isFile() && isNoteFileName(entry.name)) {
         // The folder was checked on the way down: only the name is left to check.
         notes.push(rel);
+      } else if (entry.isSymbolicLink() && isNoteFileName(entry.name)) {
+        if (fileLinkTarget(policy, rel, path.join(policy.root, relDir, entry.name)).kind === 'file') {
+          notes.push(rel);
+          links.push(rel);
+        }
       }
     }
   };
   walk(from);
-  return { notes, folders };
+  return { notes, folders, links };
 }
 
 /** Parses a note's text: the parsed value for an indexed note, null for any other note; throws when broken. */
@@ -104,6 +115,8 @@ export interface ScannedNote<P> {
 export interface VaultScan<P> {
   notes: ScannedNote<P>[];
   folders: string[];
+  /** Notes that are file links. */
+  links: string[];
   /** Notes that exist but could not be read (other than vanishing during the scan). */
   unreadable: Array<{ path: string; reason: string }>;
   /** When the scan began (epoch ms): every note it read was read after this. */
@@ -128,7 +141,7 @@ export async function scanVault<P>(
   previous: ReadonlyMap<string, SnapshotEntry<P>>,
 ): Promise<VaultScan<P>> {
   const startedAt = Date.now();
-  const { notes: rels, folders } = walkVault(policy);
+  const { notes: rels, folders, links } = walkVault(policy);
   const notes: ScannedNote<P>[] = [];
   const unreadable: VaultScan<P>['unreadable'] = [];
   // Walked paths are already clean: concatenation, not path.join's normalisation, per note.
@@ -163,7 +176,7 @@ export async function scanVault<P>(
       notes.push(note);
     }
   }
-  return { notes, folders, unreadable, startedAt };
+  return { notes, folders, links, unreadable, startedAt };
 }
 
 /** Shared by every read of a scan: nearly every note fits, and the scan reads one note at a time. */

@@ -19,7 +19,15 @@ import { writeFileAtomic } from './atomic-write.js';
 import { IndexSnapshot, type SnapshotEntry } from './index-snapshot.js';
 import { KeyedLock } from './keyed-lock.js';
 import type { VaultPathPolicy } from './paths.js';
-import { hashText, scanVault, type NoteParser, type ScannedNote, type VaultScan } from './vault-scan.js';
+import { inspectVaultPath, refusedPath } from './vault-entry.js';
+import {
+  hashText,
+  isCandidateNote,
+  scanVault,
+  type NoteParser,
+  type ScannedNote,
+  type VaultScan,
+} from './vault-scan.js';
 import { VaultWatcher } from './vault-watcher.js';
 
 export type { NoteParser } from './vault-scan.js';
@@ -123,21 +131,25 @@ export class VaultStore<P> {
 
   /** Full scan into the index (no change reports), then starts the watcher. */
   async start(): Promise<void> {
-    const folders = await this.rescan();
-    this.startWatcher(folders);
+    const scan = await this.rescan();
+    this.startWatcher(scan.folders, scan.links);
   }
 
   /**
    * Re-reads and re-parses every note without reporting changes (e.g. after a settings change),
-   * reusing the snapshot's entries of unchanged notes. Returns the folders walked.
+   * reusing the snapshot's entries of unchanged notes. Returns the folders walked and the notes
+   * that are links.
    */
-  async rescan(): Promise<string[]> {
+  async rescan(): Promise<{ folders: string[]; links: string[] }> {
     const previous = this.snapshot?.load(this.options.snapshot?.key() ?? '') ?? new Map();
-    return this.adopt(await scanVault(this.options.policy, this.options.parse, previous));
+    const scan = await scanVault(this.options.policy, this.options.parse, previous);
+    this.adopt(scan);
+    this.watcher?.watchLinks(scan.links);
+    return scan;
   }
 
   /** Replaces the index with a scan's notes; logs its problems; schedules the snapshot. */
-  private adopt(scan: VaultScan<P>): string[] {
+  private adopt(scan: VaultScan<P>): void {
     const candidates: ScannedNote<P>[] = [];
     this.notes.clear();
     for (const note of scan.notes) {
@@ -155,7 +167,6 @@ export class VaultStore<P> {
     for (const { path: rel, reason } of scan.unreadable) this.options.log.warn({ path: rel, reason }, 'cannot read note');
     this.touch();
     this.scheduleSnapshot(this.options.snapshot?.key() ?? '', candidates, scan.startedAt);
-    return scan.folders;
   }
 
   /** Writes the snapshot a little later: 10,000 stats and entries are not for the startup path. */
@@ -244,12 +255,16 @@ export class VaultStore<P> {
   }
 
   /**
-   * Under the note's lock: writes the note atomically and updates the index. Returns the new
-   * record, or undefined when the written text is not a task note.
+   * Under the note's lock: writes the note atomically (through to its target when the note is a
+   * file link) and updates the index. Returns the new record, or undefined when the written text
+   * is not a task note. A path the link rule refuses is never written (CONFLICT).
    */
   async write(rel: string, text: string): Promise<NoteRecord<P> | undefined> {
-    await writeFileAtomic(this.abs(rel), text, { mkdir: true });
-    const record = this.parseRecord(rel, text);
+    const entry = inspectVaultPath(this.options.policy, rel);
+    if (entry.kind === 'refused') throw refusedPath('write', rel);
+    if (entry.kind === 'folder') throw refusedPath('write', rel, 'it is a folder');
+    await writeFileAtomic(entry.real, text, { mkdir: true });
+    const record = isCandidateNote(this.options.policy, rel) ? this.parseRecord(rel, text) : undefined;
     const before = this.notes.get(rel);
     if (record) this.notes.set(rel, record);
     else this.notes.delete(rel);
@@ -270,14 +285,19 @@ export class VaultStore<P> {
     return record;
   }
 
-  /** Under the note's lock: moves the note to `<vault>/.trash/` (a hidden, never-scanned folder). */
+  /**
+   * Under the note's lock: moves the note to `<vault>/.trash/` (a hidden, never-scanned folder).
+   * A note that is a link moves as the link; its target stays.
+   */
   async trash(rel: string): Promise<void> {
-    const trashDir = path.join(this.root, '.trash');
-    await fs.mkdir(trashDir, { recursive: true });
+    const policy = this.options.policy;
+    if (inspectVaultPath(policy, rel).kind !== 'file') throw refusedPath('delete', rel);
     const base = path.basename(rel, '.md');
-    let target = path.join(trashDir, `${base}.md`);
-    for (let i = 2; await pathExists(target); i++) target = path.join(trashDir, `${base} ${i}.md`);
-    await fs.rename(this.abs(rel), target);
+    let target = `.trash/${base}.md`;
+    for (let i = 2; await pathExists(this.abs(target)); i++) target = `.trash/${base} ${i}.md`;
+    if (inspectVaultPath(policy, target).kind !== 'missing') throw refusedPath('delete', rel);
+    await fs.mkdir(path.dirname(this.abs(target)), { recursive: true });
+    await fs.rename(this.abs(rel), this.abs(target));
     this.notes.delete(rel);
     this.touch();
   }
@@ -292,9 +312,13 @@ export class VaultStore<P> {
     this.sortedCache = undefined;
   }
 
+  /** The note's text, or undefined when the path holds no note the scan would index. */
   private async readText(rel: string): Promise<string | undefined> {
+    const policy = this.options.policy;
+    if (!isCandidateNote(policy, rel)) return undefined;
     try {
-      return await readFileText(this.abs(rel), 'utf8');
+      const entry = inspectVaultPath(policy, rel);
+      return entry.kind === 'file' ? await readFileText(entry.real, 'utf8') : undefined;
     } catch (err) {
       return this.unreadable(rel, err);
     }
@@ -367,7 +391,7 @@ export class VaultStore<P> {
     return text;
   }
 
-  private startWatcher(folders: readonly string[]): void {
+  private startWatcher(folders: readonly string[], links: readonly string[]): void {
     const watcher = new VaultWatcher({
       policy: this.options.policy,
       log: this.options.log,
@@ -387,6 +411,7 @@ export class VaultStore<P> {
       },
     });
     watcher.start(folders);
+    watcher.watchLinks(links);
     this.watcher = watcher;
   }
 }

@@ -8,6 +8,8 @@
  * end the same way. Folders created later get watchers (and their notes are reported); removed
  * folders lose them (and their indexed notes are reconciled). Hidden, reserved and data folders
  * are not watched, except the folders leading to an extra watched file (`.obsidian/...`).
+ * Folder links are never entered (vault-entry.ts); a note that is a file link is watched at its
+ * target too, since an edit of the target changes nothing in the link's folder.
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { promises as fs } from 'node:fs';
@@ -15,6 +17,7 @@ import path from 'node:path';
 import type { Logger } from '../logger.js';
 import { isTempFileName } from './atomic-write.js';
 import type { VaultPathPolicy } from './paths.js';
+import { inspectVaultPath } from './vault-entry.js';
 import { isCandidateNote, isIgnoredFolder, walkVault } from './vault-scan.js';
 
 export interface VaultWatcherOptions {
@@ -37,6 +40,8 @@ const parentOf = (rel: string): string => rel.split('/').slice(0, -1).join('/');
 
 export class VaultWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
+  /** Watchers of the targets of notes that are file links, by the link's path. */
+  private readonly linkWatchers = new Map<string, FSWatcher>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly extra: Set<string>;
   /** Folders leading to an extra file: watched even when hidden, but only for that path. */
@@ -63,6 +68,32 @@ export class VaultWatcher {
     this.timers.clear();
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
+    for (const watcher of this.linkWatchers.values()) watcher.close();
+    this.linkWatchers.clear();
+  }
+
+  /** Watches the targets of notes that are file links (found by a scan or walk). */
+  watchLinks(links: readonly string[]): void {
+    for (const rel of links) this.watchLink(rel);
+  }
+
+  /**
+   * (Re)arms the watcher of a link note's target: an atomic save replaces the target's file, so
+   * the old watcher ends with that file and each event re-arms before the note is read.
+   */
+  private watchLink(rel: string): void {
+    this.linkWatchers.get(rel)?.close();
+    this.linkWatchers.delete(rel);
+    if (this.closed) return;
+    const entry = inspectVaultPath(this.options.policy, rel);
+    if (entry.kind !== 'file' || !entry.link) return;
+    try {
+      const watcher = watch(entry.real, () => this.schedule(rel));
+      watcher.on('error', () => this.schedule(rel));
+      this.linkWatchers.set(rel, watcher);
+    } catch {
+      // Gone meanwhile: the next event of the link's folder looks again.
+    }
   }
 
   private abs(rel: string): string {
@@ -141,12 +172,15 @@ export class VaultWatcher {
       this.folderAppeared(rel);
       return;
     }
-    if (!stat && rel !== '' && (this.watchers.has(rel) || this.options.notesUnder(rel).length > 0)) {
-      // A folder was removed or renamed away: its notes are gone from here.
+    if (rel !== '' && (this.watchers.has(rel) || (!stat && this.options.notesUnder(rel).length > 0))) {
+      // A folder was removed, renamed away or replaced (by a link, say): its notes are gone.
       this.unwatch(rel);
       for (const note of this.options.notesUnder(rel)) this.options.onNote(note);
     }
-    if (isCandidateNote(this.options.policy, rel)) this.options.onNote(rel);
+    if (isCandidateNote(this.options.policy, rel)) {
+      if (stat?.isSymbolicLink() || this.linkWatchers.has(rel)) this.watchLink(rel);
+      this.options.onNote(rel);
+    }
   }
 
   /** Some platforms omit the name of a changed entry: look at everything the folder holds. */
@@ -171,6 +205,7 @@ export class VaultWatcher {
     // A new folder (or one moved in): watch it and everything under it, and report its notes.
     const walk = walkVault(this.options.policy, rel);
     for (const folder of walk.folders) this.watchFolder(folder);
+    this.watchLinks(walk.links);
     for (const note of walk.notes) this.options.onNote(note);
   }
 }

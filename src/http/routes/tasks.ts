@@ -172,7 +172,9 @@ export const taskRoutes: RouteSpec[] = [
     method: 'DELETE',
     url: '/api/tasks/:id',
     summary: 'Delete a task',
-    description: "Moves the note to the vault's `.trash/` folder; emits task.deleted." + IF_MATCH_NOTE,
+    description:
+      "Moves the note to the vault's `.trash/` folder (a note that is a symbolic link moves as the link; its target stays); emits task.deleted." +
+      IF_MATCH_NOTE,
     tags: T,
     params: IdParams,
     responses: { 200: MessageData, 412: PreconditionFailedSchema },

@@ -1,6 +1,6 @@
 /** The folder watcher, through VaultStore: external creates, edits, atomic saves, folder moves, own writes. */
 import assert from 'node:assert/strict';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { silentLogger as silent } from '../../../src/core/logger.js';
@@ -104,5 +104,41 @@ describe('vault watcher', () => {
     await writeFiles(dir, { '.trash/D.md': 'd', 'E.txt': 'e', '.obsidian/F.md': 'f' });
     await new Promise((r) => setTimeout(r, 150));
     assert.deepEqual(changes, []);
+  });
+
+  it('forgets the notes of a folder replaced by a folder link, and never reads through it', async () => {
+    const outside = await tempDir('vault-watcher-out-');
+    try {
+      await writeFiles(outside.dir, { 'B.md': 'outside', 'X.md': 'x' });
+      await rm(path.join(dir, 'Sub'), { recursive: true });
+      await symlink(outside.dir, path.join(dir, 'Sub'));
+      await until(() => store.get('Sub/B.md') === undefined, 'removal');
+      await writeFile(path.join(outside.dir, 'B.md'), 'outside 2');
+      await new Promise((r) => setTimeout(r, 150));
+      assert.deepEqual(kinds(), ['removed Sub/B.md']);
+      assert.equal(await store.readFresh('Sub/X.md'), undefined);
+      await assert.rejects(store.withLock('Sub/New.md', () => store.write('Sub/New.md', 'n')), /symbolic link/);
+    } finally {
+      await outside.cleanup();
+    }
+  });
+
+  it('indexes a file link created later when it leads inside the vault, and follows its target', async () => {
+    const outside = await tempDir('vault-watcher-out-');
+    try {
+      await writeFiles(outside.dir, { 'Out.md': 'outside' });
+      await writeFiles(dir, { '.store/T.md': 't' });
+      await symlink(path.join(outside.dir, 'Out.md'), path.join(dir, 'Leak.md'));
+      await symlink('.store/T.md', path.join(dir, 'Alias.md'));
+      await until(() => store.get('Alias.md') !== undefined, 'link added');
+      await writeFile(path.join(dir, '.store/T.md'), 't2');
+      await until(() => store.get('Alias.md')?.parsed === 't2', "target's edit");
+      await store.withLock('Alias.md', () => store.write('Alias.md', 't3'));
+      await new Promise((r) => setTimeout(r, 150));
+      assert.deepEqual(kinds(), ['added Alias.md', 'changed Alias.md']);
+      assert.equal(store.get('Leak.md'), undefined);
+    } finally {
+      await outside.cleanup();
+    }
   });
 });
