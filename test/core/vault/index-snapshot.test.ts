@@ -49,7 +49,10 @@ describe('index snapshot', () => {
     });
     for (const rel of ['A.md', 'B.md', 'C.md', 'D.md', 'E.md']) await age(rel);
     const store = await open();
-    await new Promise((r) => setTimeout(r, 2_300));
+    // Written about 2 s after the scan; polled, so a loaded machine only makes this slower.
+    for (let waited = 0; !existsSync(file()) && waited < 20_000; waited += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await store.stop();
     assert.ok(existsSync(file()), 'snapshot written after the scan');
   });
