@@ -19,6 +19,9 @@ export const linkOps: OpTable = {
         candidates: strings(p.candidates),
         extensions: strings(p.extensions).filter((ext) => ext.startsWith('.')),
         idIndex,
+        // A fixture's expectedPath is the host application's own resolution of the link (the
+        // suite's reference adapter reads it so): it settles a tie among equally named files.
+        hostResolution: typeof p.expectedPath === 'string' ? p.expectedPath : undefined,
       });
       return { path };
     });

@@ -12,6 +12,16 @@ export interface MissingTargetPolicy {
   requireResolvedUidOnWrite: boolean;
 }
 
+/**
+ * The spec's defaults (§9.11), which apply to a TaskNotes vault: its settings have no
+ * dependency section.
+ */
+export const DEFAULT_DEPENDENCY_POLICY: Readonly<MissingTargetPolicy> = Object.freeze({
+  severity: 'warning',
+  treatMissingTargetAsBlocked: true,
+  requireResolvedUidOnWrite: false,
+});
+
 export interface MissingTargetOutcome {
   blocked: boolean;
   issue: 'unresolved_dependency_target';

@@ -4,7 +4,7 @@
  * `[[task-b]]`, `task-b`, `./task-b.md` and `[B](task-b.md)` are the same dependency.
  */
 import { isIsoDuration } from '../dates/duration.js';
-import { tryParseLink } from '../links/parse.js';
+import { linkTarget, tryParseLink } from '../links/parse.js';
 import { isRecord } from '../is-record.js';
 
 export const DEPENDENCY_RELTYPES = [
@@ -79,4 +79,47 @@ export function dependencySetIssue(taskUid: string, entries: readonly unknown[])
     seen.add(key);
   }
   return null;
+}
+
+/** A dependency as the read shape shows it: the uid without link syntax, a valid reltype. */
+export interface DependencyView {
+  uid: string;
+  reltype: string;
+  gap?: string;
+}
+
+/**
+ * The entries of a stored `blockedBy` value that name a task, as written: a scalar counts as a
+ * one-entry list, a string entry is its uid (the legacy form), an object needs a non-blank `uid`.
+ */
+export function storedDependencies(raw: unknown): Array<{ uid: string; entry: Record<string, unknown> }> {
+  if (raw === undefined || raw === null) return [];
+  const out: Array<{ uid: string; entry: Record<string, unknown> }> = [];
+  for (const item of Array.isArray(raw) ? raw : [raw]) {
+    if (typeof item === 'string') {
+      if (item.trim() !== '') out.push({ uid: item, entry: { uid: item } });
+    } else if (isRecord(item) && typeof item.uid === 'string' && item.uid.trim() !== '') {
+      out.push({ uid: item.uid, entry: item });
+    }
+  }
+  return out;
+}
+
+/**
+ * The read shape of a stored `blockedBy` value: each usable entry with its uid's link syntax
+ * removed (`[[Target|alias]]` → `Target`, `[t](path.md)` → the decoded path), its reltype
+ * upper-cased (an unknown or missing one is FINISHTOSTART) and a non-blank gap. Undefined when
+ * no entry is usable.
+ */
+export function dependencyViews(raw: unknown): DependencyView[] | undefined {
+  const out = storedDependencies(raw).map(({ uid, entry }) => {
+    const reltype = typeof entry.reltype === 'string' ? entry.reltype.trim().toUpperCase() : '';
+    const view: DependencyView = {
+      uid: linkTarget(uid),
+      reltype: isReltype(reltype) ? reltype : DEFAULT_RELTYPE,
+    };
+    if (typeof entry.gap === 'string' && entry.gap.trim() !== '') view.gap = entry.gap;
+    return view;
+  });
+  return out.length > 0 ? out : undefined;
 }

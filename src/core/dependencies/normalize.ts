@@ -1,7 +1,7 @@
 /**
- * Normalizing a legacy `blockedBy` list (tasknotes-spec §8.7, §10.2.2): entries without a usable
- * uid are dropped, duplicates (by normalized uid) keep the first, a missing or unknown reltype
- * becomes the default, and uids are written in the canonical wikilink form `[[target]]`.
+ * The canonical write form of dependency entries (tasknotes-spec §10.2.2, §11.6) and the
+ * normalization of a legacy `blockedBy` list (§8.7): uids are written as the wikilink
+ * `[[target]]`, a missing or unknown reltype becomes the default.
  */
 import {
   DEFAULT_RELTYPE,
@@ -16,6 +16,33 @@ function reltypeOf(value: unknown, fallback: DependencyReltype): DependencyRelty
   return isReltype(upper) ? upper : fallback;
 }
 
+/**
+ * One entry in its canonical write form: the uid as the wikilink `[[target]]` (no alias, anchor or
+ * `.md`), the reltype upper-cased (the default when missing or unknown), a non-blank gap. Null
+ * when the entry has no usable uid. A plain string is a uid with the default reltype.
+ */
+export function canonicalDependency(
+  entry: unknown,
+  fallback: DependencyReltype = DEFAULT_RELTYPE,
+): DependencyEntry | null {
+  const fields: Record<string, unknown> =
+    typeof entry === 'string'
+      ? { uid: entry }
+      : entry !== null && typeof entry === 'object' && !Array.isArray(entry)
+        ? (entry as Record<string, unknown>)
+        : {};
+  const { uid, reltype, gap } = fields;
+  const key = typeof uid === 'string' ? normalizeDependencyUid(uid) : null;
+  if (key === null) return null;
+  const normalized: DependencyEntry = { uid: `[[${key}]]`, reltype: reltypeOf(reltype, fallback) };
+  if (typeof gap === 'string' && gap.trim() !== '') normalized.gap = gap.trim();
+  return normalized;
+}
+
+/**
+ * A legacy list normalized (migration): every entry in canonical form, entries without a usable
+ * uid dropped, and of several entries with the same normalized uid only the first kept.
+ */
 export function normalizeDependencyList(
   entries: readonly unknown[],
   defaultReltype: string = DEFAULT_RELTYPE,
@@ -25,12 +52,9 @@ export function normalizeDependencyList(
   const out: DependencyEntry[] = [];
   for (const entry of entries) {
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) continue;
-    const { uid, reltype, gap } = entry as Record<string, unknown>;
-    const key = typeof uid === 'string' ? normalizeDependencyUid(uid) : null;
-    if (key === null || seen.has(key)) continue;
-    seen.add(key);
-    const normalized: DependencyEntry = { uid: `[[${key}]]`, reltype: reltypeOf(reltype, fallback) };
-    if (typeof gap === 'string' && gap.trim() !== '') normalized.gap = gap.trim();
+    const normalized = canonicalDependency(entry, fallback);
+    if (normalized === null || seen.has(normalized.uid)) continue;
+    seen.add(normalized.uid);
     out.push(normalized);
   }
   return out;

@@ -71,3 +71,44 @@ export function tryParseLink(value: string): ParsedLink | null {
     return null;
   }
 }
+
+/**
+ * A stored value of a link-bearing field (`projects`, a dependency `uid`, `recurrence_parent`):
+ * a link as parseLink reads it, or plain text, which names a note the way a wikilink without its
+ * brackets does (`task-b`, `Folder/My task`). Null for a blank value and for text that starts
+ * like a link (`[`) without being one: a broken link never silently becomes a name.
+ */
+export function parseLinkValue(value: unknown): ParsedLink | null {
+  if (typeof value !== 'string') return null;
+  const raw = value.trim();
+  if (raw === '') return null;
+  const link = tryParseLink(raw);
+  if (link) return link;
+  if (raw.startsWith('[')) return null;
+  return { raw, target: raw, alias: null, anchor: null, format: 'wikilink', is_relative: isRelative(raw) };
+}
+
+/**
+ * What a link value points at, as text: the target of a wikilink, the URL-decoded target of a
+ * markdown link, a path, or the plain text itself (a broken link is returned as written).
+ */
+export function linkTarget(value: string): string {
+  const link = parseLinkValue(value);
+  if (!link) return value.trim();
+  return link.format === 'markdown' ? decodeTarget(link.target) : link.target;
+}
+
+/** A markdown link's target with %-escapes decoded (a malformed escape is kept as written). */
+export function decodeTarget(target: string): string {
+  try {
+    return decodeURIComponent(target);
+  } catch {
+    return target;
+  }
+}
+
+/** Is the value written as a link (a wikilink or a markdown link), not as a path or plain text? */
+export function isLinkSyntax(value: string): boolean {
+  const format = tryParseLink(value)?.format;
+  return format === 'wikilink' || format === 'markdown';
+}

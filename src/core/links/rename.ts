@@ -4,7 +4,8 @@
  * anchor; every other reference is returned unchanged.
  */
 import { posix } from 'node:path';
-import { tryParseLink } from './parse.js';
+import { wikilinkTarget } from './canonical.js';
+import { parseLinkValue, tryParseLink } from './parse.js';
 
 const stripMd = (p: string): string => p.replace(/\\/g, '/').replace(/^\/+/, '').replace(/\.md$/i, '').trim();
 
@@ -36,4 +37,30 @@ export function updateReferenceOnRename(reference: string, oldPath: string, newP
   const newTarget = dir === '.' ? newBase : `${dir}/${newBase}`;
   if (link.format === 'markdown') return `[${link.alias ?? ''}](${newTarget}${anchor})`;
   return newTarget;
+}
+
+/**
+ * A reference known to name the note that moved from `oldPath` to `newPath`, rewritten to name it
+ * at its new path in its own format: a markdown link or path moves by the same step as the note
+ * (`updateReferenceOnRename`); a wikilink or a plain name takes the new note's target, keeping
+ * anchor and alias — a folder-qualified one stays qualified, a bare name becomes the new name, or
+ * the new path when other notes share that name (§11.6), so it never turns ambiguous.
+ */
+export function retargetReference(
+  reference: string,
+  oldPath: string,
+  newPath: string,
+  allPaths: readonly string[],
+): string {
+  const link = parseLinkValue(reference);
+  if (link && link.format !== 'wikilink') {
+    const moved = updateReferenceOnRename(reference, oldPath, newPath);
+    if (moved !== reference) return moved;
+  }
+  const qualified = link?.format === 'wikilink' && link.target.includes('/');
+  const target = qualified ? stripMd(newPath) : wikilinkTarget(newPath, allPaths);
+  if (link && !reference.trim().startsWith('[')) return target;
+  const anchor = link?.anchor ? `#${link.anchor}` : '';
+  const alias = link?.alias ? `|${link.alias}` : '';
+  return `[[${target}${anchor}${alias}]]`;
 }

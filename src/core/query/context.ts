@@ -6,7 +6,8 @@
 import type { TaskInfo } from '../tasks/task-info.js';
 import { localDay } from '../recurrence/day.js';
 import { isPastDue } from './dates.js';
-import { basename, parseLink, taskListResolver } from './links.js';
+import { LinkIndex } from '../links/link-index.js';
+import { basename, parseLink } from './links.js';
 import type { QueryEnv, UserFieldDef } from './types.js';
 
 export class QueryContext {
@@ -15,7 +16,7 @@ export class QueryContext {
   private readonly priorityWeights = new Map<string, number>();
   private readonly completed = new Set<string>();
   private readonly firstCompleted: string | undefined;
-  private fallbackResolver?: (link: string) => string | undefined;
+  private fallbackResolver?: LinkIndex;
   private parents?: Set<string>;
   private tasksByPath?: Map<string, TaskInfo>;
 
@@ -79,8 +80,8 @@ export class QueryContext {
 
   resolve(link: string, fromPath: string): string | undefined {
     if (this.env.resolveLink) return this.env.resolveLink(link, fromPath);
-    this.fallbackResolver ??= taskListResolver(this.env.tasks);
-    return this.fallbackResolver(link);
+    this.fallbackResolver ??= new LinkIndex(this.env.tasks.map((t) => t.path));
+    return this.fallbackResolver.resolve(link, fromPath);
   }
 
   task(path: string): TaskInfo | undefined {

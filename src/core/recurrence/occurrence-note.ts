@@ -3,6 +3,7 @@
  * parent (reference tasks.md §2.9). This module plans the new note's fields and recognises an
  * existing occurrence note of a (parent, day) pair; the service does the I/O.
  */
+import { linkTarget } from '../links/parse.js';
 import type { Dependency, TaskInfo } from '../tasks/task-info.js';
 import { addDays, daysBetween, dayOf, withTimeOf } from './day.js';
 
@@ -13,23 +14,9 @@ export function isOccurrenceNote(
   return typeof task.recurrence_parent === 'string' && dayOf(task.occurrence_date) !== undefined;
 }
 
-/**
- * A link's target in comparable form: link syntax removed (`[[a/b|x]]`, `[[a#h]]`, `[x](a.md)`),
- * URL-decoded, `.md` stripped, lower-cased.
- */
+/** A link's target in comparable form: link syntax removed, `.md` stripped, lower-cased. */
 export function linkKey(link: string): string {
-  let target = link.trim();
-  const wiki = /^\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]$/.exec(target);
-  const markdown = /^\[[^\]]*\]\(([^)]*)\)$/.exec(target);
-  if (wiki) target = wiki[1] ?? '';
-  else if (markdown) {
-    try {
-      target = decodeURIComponent(markdown[1] ?? '');
-    } catch {
-      target = markdown[1] ?? '';
-    }
-  }
-  return target.trim().replace(/\.md$/i, '').toLowerCase();
+  return linkTarget(link).replace(/\.md$/i, '').toLowerCase();
 }
 
 /**
@@ -40,21 +27,6 @@ export function linksTo(link: string, parentPath: string): boolean {
   const key = linkKey(link);
   const full = parentPath.replace(/\.md$/i, '').toLowerCase();
   return key === full || key === full.split('/').pop();
-}
-
-/**
- * The shortest link text naming `parentPath` without ambiguity: the basename when no other note
- * shares it, else the path without `.md`.
- */
-export function parentLinkText(parentPath: string, allPaths: readonly string[]): string {
-  const withoutExt = parentPath.replace(/\.md$/i, '');
-  const base = withoutExt.split('/').pop() ?? withoutExt;
-  const clash = allPaths.some(
-    (p) =>
-      p !== parentPath &&
-      (p.replace(/\.md$/i, '').split('/').pop() ?? '').toLowerCase() === base.toLowerCase(),
-  );
-  return clash ? withoutExt : base;
 }
 
 /** The creation input of an occurrence note (the TaskService create body shape). */

@@ -20,7 +20,8 @@ import { dayOf, dayToDate, localDay, maxDay } from './day.js';
 import { requestedInstant, requiredDay } from './instance-date.js';
 import { changeInstance, owningDay, type InstanceChange } from './instance-change.js';
 import type { InstanceAction } from './instances.js';
-import { isOccurrenceNote, linksTo, parentLinkText, planOccurrence } from './occurrence-note.js';
+import { wikilinkTarget } from '../links/canonical.js';
+import { isOccurrenceNote, linksTo, planOccurrence } from './occurrence-note.js';
 import { renderOccurrenceName } from './occurrence-filename.js';
 import { isRecurring, recurringState, type RecurringTask } from './recurring-task.js';
 import { RecurrenceSyntaxError } from './rule.js';
@@ -112,7 +113,7 @@ export class RecurrenceService {
       const settings = this.deps.tasks.settings();
       const plan = planOccurrence(parent, day, {
         defaultStatus: settings.defaultTaskStatus,
-        parentLink: parentLinkText(
+        parentLink: wikilinkTarget(
           parent.path,
           this.deps.tasks.list().map((t) => t.path),
         ),

@@ -3,6 +3,8 @@
  * and the conversions between raw frontmatter values and TaskInfo values. The fields themselves
  * (and how each is read) are the rows of task-fields.ts.
  */
+import { dependencyViews } from '../dependencies/entry.js';
+import { canonicalDependency } from '../dependencies/normalize.js';
 import { MAPPED_FIELDS, type TaskField } from './task-fields.js';
 
 /** Internal field name → frontmatter key. Every key can be remapped by the user. */
@@ -94,8 +96,6 @@ export function buildFieldMapping(partial?: unknown): FieldMapping {
   }
   return mapping;
 }
-
-export const DEPENDENCY_RELTYPES = ['FINISHTOSTART', 'FINISHTOFINISH', 'STARTTOSTART', 'STARTTOFINISH'];
 
 export interface StatusLike {
   value: string;
@@ -196,64 +196,6 @@ export function toInstanceList(raw: unknown): string[] | undefined {
   return out;
 }
 
-/** Removes link syntax: `[[Target|alias]]`/`[[Target#h]]` → `Target`, `[t](path.md)` → decoded path. */
-export function stripLinkSyntax(link: string): string {
-  const text = link.trim();
-  const wiki = /^\[\[([^\]|#]*)(?:[#|][^\]]*)?\]\]$/.exec(text);
-  if (wiki) return wiki[1]!.trim();
-  const md = /^\[[^\]]*\]\(([^)]*)\)$/.exec(text);
-  if (md) {
-    const target = md[1]!.trim().replace(/^<|>$/g, '');
-    try {
-      return decodeURIComponent(target);
-    } catch {
-      return target;
-    }
-  }
-  return text;
-}
-
-export interface DependencyValue {
-  uid: string;
-  reltype: string;
-  gap?: string;
-}
-
-/** blockedBy read normalisation (reference §1.5): uid without link syntax, reltype validated. */
-export function toDependencies(raw: unknown): DependencyValue[] | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  const list = Array.isArray(raw) ? raw : [raw];
-  const out: DependencyValue[] = [];
-  for (const item of list) {
-    if (typeof item === 'string') {
-      if (item.trim() !== '') out.push({ uid: stripLinkSyntax(item), reltype: 'FINISHTOSTART' });
-      continue;
-    }
-    if (!item || typeof item !== 'object') continue;
-    const entry = item as Record<string, unknown>;
-    if (typeof entry.uid !== 'string' || entry.uid.trim() === '') continue;
-    const reltype = typeof entry.reltype === 'string' ? entry.reltype.toUpperCase() : '';
-    const dep: DependencyValue = {
-      uid: stripLinkSyntax(entry.uid),
-      reltype: DEPENDENCY_RELTYPES.includes(reltype) ? reltype : 'FINISHTOSTART',
-    };
-    if (typeof entry.gap === 'string' && entry.gap.trim() !== '') dep.gap = entry.gap;
-    out.push(dep);
-  }
-  return out.length > 0 ? out : undefined;
-}
-
-/** blockedBy write form: uid wrapped in `[[ ]]` unless it already is a link. */
-export function serializeDependencies(deps: readonly unknown[]): Array<Record<string, unknown>> {
-  const out: Array<Record<string, unknown>> = [];
-  for (const dep of toDependencies([...deps]) ?? []) {
-    const entry: Record<string, unknown> = { uid: `[[${dep.uid}]]`, reltype: dep.reltype };
-    if (dep.gap !== undefined) entry.gap = dep.gap;
-    out.push(entry);
-  }
-  return out;
-}
-
 export interface UserFieldLike {
   key: string;
 }
@@ -337,7 +279,7 @@ function normalizeField(field: TaskField, raw: unknown): unknown {
       return field.prop === 'recurrence_anchor' ? 'scheduled' : undefined;
     }
     case 'dependencies':
-      return toDependencies(raw);
+      return dependencyViews(raw);
     case 'timeEntries':
       return Array.isArray(raw) ? raw : [];
     case 'attachments': {
@@ -374,7 +316,9 @@ export function isEmptyValue(value: unknown): boolean {
 export function denormalizeField(prop: string, value: unknown): unknown {
   if (value === undefined || value === null) return undefined;
   if (prop === 'status' && (value === 'true' || value === 'false')) return value === 'true';
-  if (prop === 'blockedBy' && Array.isArray(value)) return serializeDependencies(value);
+  if (prop === 'blockedBy' && Array.isArray(value)) {
+    return value.map((entry) => canonicalDependency(entry)).filter((entry) => entry !== null);
+  }
   if (prop === 'timeEntries' && Array.isArray(value)) {
     return value.map((entry: unknown) => {
       if (!entry || typeof entry !== 'object') return entry;

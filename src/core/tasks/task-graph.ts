@@ -7,7 +7,9 @@
  * map only needs the tasks that have `blockedBy`. Both are rebuilt lazily by the service.
  */
 import type { TaskInfo, TimeEntry } from './task-info.js';
-import { isCompletedStatus, stripLinkSyntax, type DependencyValue } from './field-mapping.js';
+import type { LinkIndex } from '../links/link-index.js';
+import { DEFAULT_DEPENDENCY_POLICY, missingTargetOutcome } from '../dependencies/blocking.js';
+import { isCompletedStatus } from './field-mapping.js';
 import type { StatusConfig } from './tasknotes-settings.js';
 
 /** A task's normalised fields, without the computed ones. */
@@ -24,81 +26,31 @@ export function totalTrackedMinutes(entries: unknown): number {
   return total;
 }
 
-/** `a/b/c.md` → `a/b`, `c.md` → `''` (without splitting: it runs for every dependency resolved). */
-export const folderOf = (rel: string): string => {
-  const slash = rel.lastIndexOf('/');
-  return slash < 0 ? '' : rel.slice(0, slash);
-};
-const basenameOf = (rel: string): string => (rel.split('/').pop() ?? rel).replace(/\.md$/i, '');
-
-function shortest(paths: readonly string[]): string | undefined {
-  return [...paths].sort((a, b) => a.length - b.length || (a < b ? -1 : 1))[0];
+/** A task's dependency links as written (`blockedBy` uids), for the graph. */
+export interface DependencyLinks {
+  path: string;
+  uids: readonly string[];
 }
 
-/** Resolves links to task paths, Obsidian style. */
-export class LinkIndex {
-  private readonly byLowerPath = new Map<string, string>();
-  private readonly byBasename = new Map<string, string[]>();
-
-  constructor(paths: Iterable<string>) {
-    for (const p of paths) {
-      const lower = p.toLowerCase();
-      this.byLowerPath.set(lower, p);
-      // basenameOf(p).toLowerCase(), without splitting every path of a large vault.
-      const name = lower.slice(lower.lastIndexOf('/') + 1);
-      const key = name.endsWith('.md') ? name.slice(0, -3) : name;
-      const list = this.byBasename.get(key);
-      if (list) list.push(p);
-      else this.byBasename.set(key, [p]);
-    }
-  }
-
-  /**
-   * `[[Name]]`, `[[Folder/Name|alias]]`, `[t](path.md)`, `Name` or a path → a task path: an exact
-   * path first (also relative to the linking note's folder), then a basename match preferring the
-   * linking note's folder, then the shortest path.
-   */
-  resolve(link: string, fromPath?: string): string | undefined {
-    const target = stripLinkSyntax(link).replace(/^\/+/, '');
-    if (target === '') return undefined;
-    const withExt = /\.md$/i.test(target) ? target : `${target}.md`;
-    const exact = this.byLowerPath.get(withExt.toLowerCase());
-    if (exact) return exact;
-    if (fromPath) {
-      const folder = folderOf(fromPath);
-      const relative = folder === '' ? undefined : this.byLowerPath.get(`${folder}/${withExt}`.toLowerCase());
-      if (relative) return relative;
-    }
-    if (target.includes('/')) {
-      const suffix = `/${withExt.toLowerCase()}`;
-      const hits = [...this.byLowerPath.entries()]
-        .filter(([lower]) => lower.endsWith(suffix))
-        .map(([, p]) => p);
-      return shortest(hits);
-    }
-    const candidates = this.byBasename.get(basenameOf(withExt).toLowerCase()) ?? [];
-    if (candidates.length <= 1) return candidates[0];
-    const sameFolder = fromPath ? candidates.find((c) => folderOf(c) === folderOf(fromPath)) : undefined;
-    return sameFolder ?? shortest(candidates);
-  }
-}
-
-/** Computes the read shape of tasks given the link index and every task's base. */
+/**
+ * Computes the read shape of tasks given the link index and every task's base: `isBlocked` as
+ * tasknotes-spec §10.2.5 defines it (a dependency on a task that is not completed blocks; so does
+ * one on a task that cannot be found, the spec's default), and the reverse `blocking` list.
+ */
 export class TaskGraph {
   /** Task path → paths of tasks whose blockedBy resolves to it. */
   private readonly dependents = new Map<string, string[]>();
+  private readonly missingBlocks = missingTargetOutcome(DEFAULT_DEPENDENCY_POLICY, false).blocked;
 
   constructor(
     readonly links: LinkIndex,
-    tasks: Iterable<TaskBase>,
+    tasks: Iterable<DependencyLinks>,
     private readonly lookup: (path: string) => TaskBase | undefined,
     private readonly statuses: readonly StatusConfig[],
   ) {
     for (const task of tasks) {
-      const deps = task.blockedBy as DependencyValue[] | undefined;
-      if (!deps) continue;
-      for (const dep of deps) {
-        const target = links.resolve(dep.uid, task.path);
+      for (const uid of task.uids) {
+        const target = links.resolve(uid, task.path);
         if (!target || target === task.path) continue;
         const list = this.dependents.get(target);
         if (list) list.push(task.path);
@@ -107,12 +59,15 @@ export class TaskGraph {
     }
   }
 
-  /** The read shape (no details) of one task. */
-  view(base: TaskBase): TaskInfo {
-    const isBlocked = ((base.blockedBy as DependencyValue[] | undefined) ?? []).some((dep) => {
-      const target = this.links.resolve(dep.uid, base.path);
-      const blocker = target && target !== base.path ? this.lookup(target) : undefined;
-      return blocker !== undefined && !isCompletedStatus(blocker.status, this.statuses);
+  /** The read shape (no details) of one task whose `blockedBy` uids are `uids`. */
+  view(base: TaskBase, uids: readonly string[]): TaskInfo {
+    const isBlocked = uids.some((uid) => {
+      const target = this.links.resolve(uid, base.path);
+      // A dependency on itself is a validation error, not a block.
+      if (target === base.path) return false;
+      const blocker = target === undefined ? undefined : this.lookup(target);
+      if (blocker === undefined) return this.missingBlocks;
+      return !isCompletedStatus(blocker.status, this.statuses);
     });
     const blocking = isCompletedStatus(base.status, this.statuses)
       ? []

@@ -17,13 +17,17 @@ import { resolveVaultPath, type VaultPathPolicy } from '../vault/paths.js';
 import { hashText } from '../vault/vault-scan.js';
 import { VaultStore, type FreshNote, type NoteChange, type NoteRecord } from '../vault/vault-store.js';
 import { etagOfHash, preconditionFailed, preconditionHolds, type Precondition } from './etag.js';
+import { storedDependencies } from '../dependencies/entry.js';
+import { isRecord } from '../is-record.js';
+import { retargetReference } from '../links/rename.js';
 import { isCompletedStatus, normalizeFrontmatter } from './field-mapping.js';
 import { uniqueNotePath } from './filename.js';
 import { isTaskFrontmatter } from './identification.js';
 import { parseNote, serializeNewNote, updateNote, type ParsedNote } from './note-format.js';
 import { planCreate, type TaskCreateInput } from './task-create.js';
 import { applyPatch, planEdit, setStatus, withTitle, type UpdateAdjuster } from './task-update.js';
-import { LinkIndex, TaskGraph, type TaskBase } from './task-graph.js';
+import { LinkIndex } from '../links/link-index.js';
+import { TaskGraph, type TaskBase } from './task-graph.js';
 import type { TaskInfo } from './task-info.js';
 import {
   firstCompletedStatus,
@@ -83,6 +87,17 @@ type EventMode = 'auto' | 'archive' | 'none';
 
 /** Bump when parsing or identification changes what a note parses to (invalidates index snapshots). */
 const NOTE_FORMAT_VERSION = 1;
+
+/** Link-bearing fields whose references follow a renamed note. */
+const REFERENCE_FIELDS = ['blockedBy', 'projects', 'recurrenceParent'] as const;
+
+/** The link strings of a stored value: a dependency list's uids, a list's strings, a string. */
+function linkValues(raw: unknown): string[] {
+  const items = Array.isArray(raw) ? raw : [raw];
+  return items.flatMap((item) =>
+    typeof item === 'string' ? [item] : isRecord(item) && typeof item.uid === 'string' ? [item.uid] : [],
+  );
+}
 
 /** Lock key serializing the choice of new note paths (NUL never occurs in a vault path). */
 const PATH_CLAIMS = '\u0000paths';
@@ -427,9 +442,10 @@ export class TaskService {
         if (!base) bases.set(record, (base = this.baseOf(record)));
         return base;
       };
-      const withDeps = this.recordsWith(this.current.fieldMapping.blockedBy)
-        .map(memoBase)
-        .filter((b) => b.blockedBy !== undefined);
+      const withDeps = this.recordsWith(this.current.fieldMapping.blockedBy).map((record) => ({
+        path: record.rel,
+        uids: this.dependencyUids(record.parsed.frontmatter),
+      }));
       const lookup = (p: string): TaskBase | undefined => {
         const record = this.store.get(p);
         return record ? memoBase(record) : undefined;
@@ -497,13 +513,20 @@ export class TaskService {
   }
 
   private view(record: TaskRecord): TaskInfo {
-    return this.graph().view(this.baseOf(record));
+    return this.graph().view(this.baseOf(record), this.dependencyUids(record.parsed.frontmatter));
+  }
+
+  /** The `blockedBy` uids of a note as written (links are resolved from these, not the read form). */
+  private dependencyUids(frontmatter: Record<string, unknown> | null): string[] {
+    const raw = frontmatter?.[this.current.fieldMapping.blockedBy];
+    return raw === undefined ? [] : storedDependencies(raw).map((d) => d.uid);
   }
 
   /** Read shape of written text, also when it is no longer a task note (identification removed). */
   private viewOf(rel: string, text: string, record: TaskRecord | undefined): TaskInfo {
     if (record) return this.view(record);
-    return this.graph().view(this.normalize(rel, parseNote(text).frontmatter ?? {}));
+    const frontmatter = parseNote(text).frontmatter;
+    return this.graph().view(this.normalize(rel, frontmatter ?? {}), this.dependencyUids(frontmatter));
   }
 
   /**
@@ -547,10 +570,86 @@ export class TaskService {
       };
       const { move } = plan;
       if (move === undefined) return commit(rel);
-      return this.withFreePath(move.folder, move.name, now, commit, move.exact ? rel : undefined);
+      // Found before the move, while links to the note still resolve to it.
+      const referrers = this.referencesTo(rel);
+      const moved = await this.withFreePath(
+        move.folder,
+        move.name,
+        now,
+        commit,
+        move.exact ? rel : undefined,
+      );
+      return { ...moved, referrers };
     });
     if (result.changed && mode !== 'none') this.emitChange(result.before, result.after, mode);
+    if ('referrers' in result && result.after.path !== rel && result.referrers.size > 0) {
+      await this.retargetReferences(result.referrers, rel, result.after.path);
+      // The answer shows the links as they now are (`blocking` follows the rewritten references).
+      const record = this.store.get(result.after.path);
+      if (record) return { ...result, after: this.tagged(this.view(record), record.hash) };
+    }
     return result;
+  }
+
+  /**
+   * The link values in other task notes that resolve to the note at `target`, per note: the
+   * link-bearing fields whose references follow a renamed note (tasknotes-spec §11.9).
+   */
+  private referencesTo(target: string): Map<string, Set<string>> {
+    const { links } = this.graph();
+    const found = new Map<string, Set<string>>();
+    for (const field of REFERENCE_FIELDS) {
+      const key = this.current.fieldMapping[field];
+      for (const record of this.recordsWith(key)) {
+        if (record.rel === target) continue;
+        for (const value of linkValues(record.parsed.frontmatter?.[key])) {
+          if (links.resolve(value, record.rel) !== target) continue;
+          let values = found.get(record.rel);
+          if (!values) found.set(record.rel, (values = new Set()));
+          values.add(value);
+        }
+      }
+    }
+    return found;
+  }
+
+  /**
+   * After a note moved, rewrites the references to it that `referencesTo` found (each note is one
+   * ordinary edit, with its task.updated event). A note that cannot be rewritten is logged: the
+   * move itself has succeeded.
+   */
+  private async retargetReferences(
+    referrers: Map<string, Set<string>>,
+    from: string,
+    to: string,
+  ): Promise<void> {
+    const mapping = this.current.fieldMapping;
+    for (const [path, values] of referrers) {
+      const retarget = (value: unknown): unknown =>
+        typeof value === 'string' && values.has(value)
+          ? retargetReference(value, from, to, this.paths())
+          : value;
+      try {
+        await this.modify(path, 'auto', (draft) => {
+          const raw = this.store.get(path)?.parsed.frontmatter ?? {};
+          if (Object.hasOwn(raw, mapping.blockedBy)) {
+            draft.blockedBy = storedDependencies(raw[mapping.blockedBy]).map(({ entry }) => ({
+              ...entry,
+              uid: retarget(entry.uid),
+            }));
+          }
+          if (Object.hasOwn(raw, mapping.projects)) {
+            const projects = raw[mapping.projects];
+            draft.projects = (Array.isArray(projects) ? projects : [projects]).map(retarget);
+          }
+          if (Object.hasOwn(raw, mapping.recurrenceParent)) {
+            draft.recurrence_parent = retarget(raw[mapping.recurrenceParent]);
+          }
+        });
+      } catch (err) {
+        this.options.log.warn({ err, path, from, to }, 'links to a renamed task could not be updated');
+      }
+    }
   }
 
   /**

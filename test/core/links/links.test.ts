@@ -36,7 +36,7 @@ test('resolves by format and refuses to leave the collection', () => {
   assert.throws(() => resolveLink(parseLink('[[nothing]]'), ctx()), /unresolved_link_target/);
 });
 
-test('simple names: extension order, id match, then same folder, shortest, smallest', () => {
+test('simple names: extension order, id match; several equally named files are ambiguous', () => {
   const name = parseLink('[[meeting-notes]]');
   const candidates = ['notes/meeting-notes.markdown', 'notes/meeting-notes.md'];
   assert.equal(
@@ -47,10 +47,27 @@ test('simple names: extension order, id match, then same folder, shortest, small
     resolveLink(parseLink('[[my-id]]'), ctx({ candidates: ['a.md', 'b.md'], idIndex: { 'b.md': 'my-id' } })),
     'b.md',
   );
+  // No tie-breaker picks one (not the same folder, not the shortest path).
   const shared = ['notes/shared.md', 'tasks/sub/shared.md'];
-  assert.equal(resolveLink(parseLink('[[shared]]'), ctx({ candidates: shared })), 'tasks/sub/shared.md');
+  assert.throws(() => resolveLink(parseLink('[[shared]]'), ctx({ candidates: shared })), /ambiguous_link/);
+  const nested = ['lib/util.md', 'lib/nested/extra/util.md'];
+  assert.throws(() => resolveLink(parseLink('[[util]]'), ctx({ candidates: nested })), /ambiguous_link/);
+  // Names compare without regard to case, so two files differing only in case are ambiguous too.
+  assert.throws(
+    () => resolveLink(parseLink('[[a]]'), ctx({ candidates: ['x/A.md', 'y/a.md'] })),
+    /ambiguous/,
+  );
+  assert.equal(
+    resolveLink(parseLink('[[Shared]]'), ctx({ candidates: ['notes/shared.md'] })),
+    'notes/shared.md',
+  );
+  // The host's own resolution settles it when it is one of the candidates.
   const amb = ['tasks/ambiguous.md', 'notes/ambiguous.md'];
-  assert.equal(resolveLink(parseLink('[[ambiguous]]'), ctx({ candidates: amb })), 'notes/ambiguous.md');
+  const host = (hostResolution: string) => ctx({ candidates: amb, hostResolution });
+  assert.equal(resolveLink(parseLink('[[ambiguous]]'), host('notes/ambiguous.md')), 'notes/ambiguous.md');
+  assert.throws(() => resolveLink(parseLink('[[ambiguous]]'), host('elsewhere/ambiguous.md')), /ambiguous/);
+  // A candidate whose name is not the link's is no match.
+  assert.throws(() => resolveLink(parseLink('[[other]]'), ctx({ candidates: ['a.md'] })), /unresolved/);
 });
 
 test('rename rewrites matching references in their own format and keeps the rest', () => {

@@ -1,3 +1,4 @@
+import { wikilinkTarget } from '../../../src/core/links/canonical.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isoWeek, renderOccurrenceName } from '../../../src/core/recurrence/occurrence-filename.js';
@@ -5,7 +6,6 @@ import {
   isOccurrenceNote,
   linkKey,
   linksTo,
-  parentLinkText,
   planOccurrence,
 } from '../../../src/core/recurrence/occurrence-note.js';
 import type { TaskInfo } from '../../../src/core/tasks/task-info.js';
@@ -98,7 +98,7 @@ describe('occurrence notes', () => {
   });
 
   it('links by basename unless another note shares it', () => {
-    assert.equal(parentLinkText('A/Daily.md', ['A/Daily.md', 'A/Other.md']), 'Daily');
-    assert.equal(parentLinkText('A/Daily.md', ['A/Daily.md', 'B/daily.md']), 'A/Daily');
+    assert.equal(wikilinkTarget('A/Daily.md', ['A/Daily.md', 'A/Other.md']), 'Daily');
+    assert.equal(wikilinkTarget('A/Daily.md', ['A/Daily.md', 'B/daily.md']), 'A/Daily');
   });
 });

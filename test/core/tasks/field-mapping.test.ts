@@ -10,9 +10,9 @@ import {
   lookupConfigValue,
   normalizeFrontmatter,
   normalizeTags,
-  stripLinkSyntax,
   type NormalizeOptions,
 } from '../../../src/core/tasks/field-mapping.js';
+import { linkTarget } from '../../../src/core/links/parse.js';
 import { defaultTaskNotesSettings } from '../../../src/core/tasks/tasknotes-settings.js';
 
 const settings = defaultTaskNotesSettings();
@@ -128,7 +128,8 @@ describe('field mapping', () => {
   it('normalises tags and link syntax', () => {
     assert.deepEqual(normalizeTags('#task'), ['task']);
     assert.deepEqual(normalizeTags(null), []);
-    assert.equal(stripLinkSyntax('[[A/B#h]]'), 'A/B');
-    assert.equal(stripLinkSyntax('plain'), 'plain');
+    assert.equal(linkTarget('[[A/B#h|x]]'), 'A/B');
+    assert.equal(linkTarget('[x](My%20Task.md)'), 'My Task.md');
+    assert.equal(linkTarget('plain'), 'plain');
   });
 });
