@@ -16,12 +16,38 @@ export function storageTitle(title: string): string {
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
 
-/** The title as a filename: storage title minus `<>:"/\|?*#[]` and leading/trailing dots. */
+/**
+ * Longest file or folder name made from a title, in UTF-8 bytes. File systems allow 255 bytes per
+ * name; a note's name also gets `.md`, a `-999` or time-based uniqueness suffix, and while it is
+ * written the atomic writer's temp name adds 18 more bytes, so a title-made name stops well short.
+ */
+export const MAX_NAME_BYTES = 180;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** `name` cut to at most `maxBytes` UTF-8 bytes at a character boundary (no split emoji or accent). */
+export function truncateBytes(name: string, maxBytes = MAX_NAME_BYTES): string {
+  if (Buffer.byteLength(name, 'utf8') <= maxBytes) return name;
+  let out = '';
+  let bytes = 0;
+  for (const { segment } of graphemes.segment(name)) {
+    const size = Buffer.byteLength(segment, 'utf8');
+    if (bytes + size > maxBytes) break;
+    out += segment;
+    bytes += size;
+  }
+  return out;
+}
+
+const withoutOuterDots = (name: string): string => name.replace(/^\.+|\.+$/g, '').trim();
+
+/**
+ * The title as a filename: storage title minus `<>:"/\|?*#[]` and leading/trailing dots, cut to
+ * MAX_NAME_BYTES (the full title then stays in the note's frontmatter).
+ */
 export function filenameSafeTitle(title: string): string {
-  let name = storageTitle(title)
-    .replace(/[<>:"/\\|?*#[\]]/g, '')
-    .replace(/^\.+|\.+$/g, '')
-    .trim();
+  const cleaned = withoutOuterDots(storageTitle(title).replace(/[<>:"/\\|?*#[\]]/g, ''));
+  let name = withoutOuterDots(truncateBytes(cleaned));
   if (name === '') name = 'untitled';
   return WINDOWS_RESERVED.test(name) ? `task-${name}` : name;
 }
@@ -151,7 +177,7 @@ export function processFolderTemplate(template: string, ctx: FilenameContext): s
   for (const seg of out.split('/')) {
     if (seg === '' || seg === '.') continue;
     if (seg === '..') segments.pop();
-    else segments.push(seg);
+    else segments.push(truncateBytes(seg).trim());
   }
   return segments.join('/');
 }

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import {
   baseFilename,
   filenameSafeTitle,
+  MAX_NAME_BYTES,
   processFolderTemplate,
   storageTitle,
   uniqueNotePath,
@@ -19,6 +20,27 @@ describe('filenames', () => {
     assert.equal(filenameSafeTitle('What: a/b? [x] #1.'), 'What ab x 1');
     assert.equal(filenameSafeTitle('...'), 'untitled');
     assert.equal(filenameSafeTitle('con'), 'task-con');
+  });
+
+  it('cuts a long title to a safe file name in bytes, never inside a character', () => {
+    const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
+    const ascii = filenameSafeTitle('a'.repeat(240));
+    assert.equal(ascii, 'a'.repeat(MAX_NAME_BYTES));
+    // 4-byte emoji, 3-byte CJK, a letter with a combining accent: cut on a character boundary.
+    for (const unit of ['😀', '語', 'e\u0301']) {
+      const name = filenameSafeTitle(unit.repeat(200));
+      assert.ok(bytes(name) <= MAX_NAME_BYTES && bytes(name) > MAX_NAME_BYTES - bytes(unit), unit);
+      assert.equal(name, unit.repeat(name.length / unit.length), `${unit}: whole characters only`);
+    }
+    assert.equal(filenameSafeTitle(`${'a'.repeat(MAX_NAME_BYTES - 1)} b`), 'a'.repeat(MAX_NAME_BYTES - 1));
+    assert.equal(filenameSafeTitle('😀'.repeat(200)), '😀'.repeat(MAX_NAME_BYTES / 4));
+    // A cut that ends in dots drops them, like any title ending in dots.
+    assert.equal(filenameSafeTitle(`${'a'.repeat(MAX_NAME_BYTES - 2)}....b`), 'a'.repeat(MAX_NAME_BYTES - 2));
+    // Folder names made from variables are cut the same way.
+    assert.equal(
+      processFolderTemplate('T/{{title}}', { title: 'x'.repeat(300), now: NOW }),
+      `T/${'x'.repeat(MAX_NAME_BYTES)}`,
+    );
   });
 
   it('uses the title by default and the configured format otherwise', () => {
