@@ -5,8 +5,10 @@
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { ServerConfig } from './config/config.js';
-import type { Clock } from './core/clock.js';
+import { systemClock, type Clock } from './core/clock.js';
 import type { AppContext } from './http/context.js';
+import { AuthLockout } from './http/gates/auth-lockout.js';
+import { HostPolicy } from './http/gates/host.js';
 import { allRoutes } from './http/routes/index.js';
 import { buildHttpServer } from './http/server.js';
 import { createServices, type Services } from './services.js';
@@ -53,6 +55,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       log,
       token: () => config.token ?? services.settings.get().apiToken,
       apiEnabled: () => services.settings.get().apiEnabled,
+      hosts: new HostPolicy({ bindHost: config.host, allowedHosts: config.allowedHosts }),
+      lockout: new AuthLockout({ now: () => (options.clock ?? systemClock).now() }),
     });
     await http.listen({ host: config.host, port: config.port });
   } catch (err) {

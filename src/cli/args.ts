@@ -2,9 +2,10 @@
  * Command-line parsing for `taskdown`. Produces either a ServerConfig or a usage error with
  * one clear line; the caller maps errors to exit code 2.
  */
-import { existsSync, statSync, accessSync, constants } from 'node:fs';
+import { existsSync, readFileSync, statSync, accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseAllowedHosts } from '../config/allowed-hosts.js';
 import {
   DEFAULT_HOST,
   DEFAULT_PORT,
@@ -28,6 +29,11 @@ Options (environment variable in brackets):
   --host ADDR        address to bind (127.0.0.1); a non-loopback address
                      requires a token                                   [TASKDOWN_HOST]
   --token TOKEN      bearer token required on every /api request        [TASKDOWN_TOKEN]
+                     (visible in ps; prefer --token-file)
+  --token-file FILE  read the token from FILE (trailing newline dropped) [TASKDOWN_TOKEN_FILE]
+  --allowed-hosts A,B
+                     more host names the server answers to, e.g. behind a
+                     reverse proxy (.example.com: and its subdomains)  [TASKDOWN_ALLOWED_HOSTS]
   --data-dir DIR     state folder (<vault>/.taskdown)                   [TASKDOWN_DATA_DIR]
   --log-level LEVEL  fatal|error|warn|info|debug|trace|silent (info)    [TASKDOWN_LOG_LEVEL]
   --webhook-timeout-ms N
@@ -57,6 +63,8 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
         port: { type: 'string' },
         host: { type: 'string' },
         token: { type: 'string' },
+        'token-file': { type: 'string' },
+        'allowed-hosts': { type: 'string' },
         'data-dir': { type: 'string' },
         'log-level': { type: 'string' },
         'webhook-timeout-ms': { type: 'string' },
@@ -89,8 +97,15 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
     throw new UsageError(`invalid port "${portText}" (expected 0-65535)`);
   }
   const host = values.host ?? env.TASKDOWN_HOST ?? DEFAULT_HOST;
-  const tokenText = values.token ?? env.TASKDOWN_TOKEN;
-  const token = tokenText && tokenText.length > 0 ? tokenText : null;
+  const token = resolveToken(values.token, values['token-file'], env);
+  let allowedHosts: string[];
+  try {
+    allowedHosts = parseAllowedHosts(values['allowed-hosts'] ?? env.TASKDOWN_ALLOWED_HOSTS ?? '');
+  } catch (err) {
+    throw new UsageError(
+      `${(err as Error).message} in --allowed-hosts (expected host names, e.g. a.example,b.example)`,
+    );
+  }
   const dataDirArg = values['data-dir'] ?? env.TASKDOWN_DATA_DIR;
   const dataDir = dataDirArg ? path.resolve(dataDirArg) : defaultDataDir(vault);
   const logLevel = values['log-level'] ?? env.TASKDOWN_LOG_LEVEL ?? 'info';
@@ -118,11 +133,47 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
       host,
       port: Number(portText),
       token,
+      allowedHosts,
       logLevel: logLevel as ServerConfig['logLevel'],
       webhookTimeoutMs: Number(timeoutText),
       retention: { maxAgeMs: Math.round(days * 86_400_000), maxRecords: Number(recordsText) },
     },
   };
+}
+
+/**
+ * The token from `--token`, `--token-file`, `TASKDOWN_TOKEN` or `TASKDOWN_TOKEN_FILE` (flags win
+ * over the environment; a flag and a file at the same level are a usage error).
+ */
+function resolveToken(
+  flag: string | undefined,
+  flagFile: string | undefined,
+  env: NodeJS.ProcessEnv,
+): string | null {
+  if (flag !== undefined && flagFile !== undefined)
+    throw new UsageError('give --token or --token-file, not both');
+  if (flag !== undefined || flagFile !== undefined) {
+    return flagFile !== undefined ? readTokenFile(flagFile) : flag || null;
+  }
+  if (env.TASKDOWN_TOKEN && env.TASKDOWN_TOKEN_FILE) {
+    throw new UsageError('set TASKDOWN_TOKEN or TASKDOWN_TOKEN_FILE, not both');
+  }
+  if (env.TASKDOWN_TOKEN_FILE) return readTokenFile(env.TASKDOWN_TOKEN_FILE);
+  return env.TASKDOWN_TOKEN || null;
+}
+
+function readTokenFile(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read token file ${path.resolve(file)}${code ? ` (${code})` : ''}`);
+  }
+  const token = text.replace(/[\r\n]+$/, '');
+  if (token === '') throw new UsageError(`token file ${path.resolve(file)} is empty`);
+  if (/[\r\n]/.test(token)) throw new UsageError(`token file ${path.resolve(file)} has more than one line`);
+  return token;
 }
 
 function checkDir(dir: string, what: string): void {

@@ -13,8 +13,10 @@ export interface ServerConfig {
   host: string;
   /** 0 picks a free port. */
   port: number;
-  /** Token from flag or env; when null the settings-page token (if any) applies. */
+  /** Token from flag, token file or env; when null the settings-page token (if any) applies. */
   token: string | null;
+  /** Host names besides the loopback ones that requests may name in `Host` (`--allowed-hosts`). */
+  allowedHosts?: readonly string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Per-attempt webhook delivery timeout. */
   webhookTimeoutMs: number;

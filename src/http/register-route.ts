@@ -11,11 +11,15 @@ import type { RouteSpec } from './route.js';
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Bad request',
   401: 'Authentication required',
-  403: 'CORS origin is not allowed',
+  403: 'Host not allowed (the Host header names no host this server answers to) or CORS origin is not allowed',
   404: 'Not found',
   413: 'Body over 1 MiB',
+  429: 'Too many failed authentication attempts from this client; retry after the Retry-After seconds',
   503: 'HTTP API is disabled',
 };
+
+/** Answers every route can give: the gates' (403, 401, 429, 503), routing and body ones. */
+const SHELL_STATUSES = [400, 401, 403, 404, 413, 429, 503];
 
 export function registerRoute(app: FastifyInstance, spec: RouteSpec, ctx: AppContext): void {
   const response: Record<number, unknown> = {};
@@ -23,10 +27,10 @@ export function registerRoute(app: FastifyInstance, spec: RouteSpec, ctx: AppCon
     const status = Number(code);
     response[status] = spec.raw || status >= 300 ? schema : SuccessEnvelope(schema);
   }
-  for (const status of [400, 401, 403, 404, 413, 503]) {
-    if (!(status in response) && (status !== 413 || spec.body)) {
-      response[status] = ErrorEnvelope(ERROR_DESCRIPTIONS[status] ?? 'Error');
-    }
+  for (const status of SHELL_STATUSES) {
+    if (status in response || (status === 413 && !spec.body)) continue;
+    if ((status === 401 || status === 429) && spec.public) continue;
+    response[status] = ErrorEnvelope(ERROR_DESCRIPTIONS[status] ?? 'Error');
   }
   app.route({
     method: spec.method,

@@ -1,7 +1,12 @@
-/** Bearer-token auth: when a token is configured, a protected request must carry it. */
+/**
+ * Bearer-token auth: when a token is configured, every request to a route not declared public
+ * (and every request that matches no route) must carry it. Wrong tokens count towards the
+ * client's lockout (auth-lockout.ts).
+ */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error.js';
+import type { AuthLockout } from './auth-lockout.js';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
@@ -11,7 +16,23 @@ export function tokenMatches(header: string | undefined, token: string): boolean
   return timingSafeEqual(digest(header.slice(7)), digest(token));
 }
 
-export function authGate(req: FastifyRequest, token: string | null): void {
+export function authGate(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  token: string | null,
+  lockout: AuthLockout,
+): void {
   if (!token) return;
-  if (!tokenMatches(req.headers.authorization, token)) throw new HttpError(401, 'Authentication required');
+  const header = req.headers.authorization;
+  const wait = lockout.retryAfter(req.ip);
+  if (wait > 0) {
+    reply.header('Retry-After', String(wait));
+    throw new HttpError(429, 'Too many failed authentication attempts; retry later');
+  }
+  if (tokenMatches(header, token)) {
+    lockout.recordSuccess(req.ip);
+    return;
+  }
+  if (header !== undefined) lockout.recordFailure(req.ip, req.log);
+  throw new HttpError(401, 'Authentication required');
 }

@@ -1,7 +1,9 @@
 /** The CORS gate and preflight. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Type } from '@sinclair/typebox';
 import { echoRoute, shellWith } from '../../../test/helpers/http-shell.js';
+import { defineRoute, ok } from '../route.js';
 
 describe('CORS gate', () => {
   it('answers loopback origins with their origin and refuses foreign ones with 403', async () => {
@@ -17,6 +19,64 @@ describe('CORS gate', () => {
       assert.equal(res.statusCode, 403, origin);
       assert.deepEqual(res.json(), { success: false, error: 'CORS origin is not allowed' });
     }
+    await app.close();
+  });
+
+  it('trusts an origin equal to Host only for a host the Host check accepts', async () => {
+    const { app } = await shellWith([echoRoute('/api/ping')]);
+    const rebinding = await app.inject({
+      method: 'GET',
+      url: '/api/ping',
+      headers: { host: 'evil.example.com:8080', origin: 'http://evil.example.com:8080' },
+    });
+    assert.equal(rebinding.statusCode, 403);
+    assert.deepEqual(rebinding.json(), { success: false, error: 'Host not allowed' });
+    const own = await app.inject({
+      method: 'GET',
+      url: '/api/ping',
+      headers: { host: 'localhost:8080', origin: 'http://localhost:8080' },
+    });
+    assert.equal(own.statusCode, 200);
+    await app.close();
+  });
+
+  it('refuses an unsafe cross-site request that carries no Origin, whatever its content type', async () => {
+    const { app } = await shellWith([
+      defineRoute({
+        method: 'POST',
+        url: '/api/write',
+        summary: 'write',
+        tags: ['test'],
+        body: Type.Unknown(),
+        responses: { 200: Type.Null() },
+        handler: async () => {
+          writes++;
+          return ok(null);
+        },
+      }),
+      echoRoute('/page', { public: true }),
+    ]);
+    let writes = 0;
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ]) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/write',
+        payload: '{}',
+        headers: { 'content-type': type, 'sec-fetch-site': 'cross-site' },
+      });
+      assert.equal(res.statusCode, 403, type);
+    }
+    assert.equal(writes, 0);
+    const link = await app.inject({
+      method: 'GET',
+      url: '/page',
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    assert.equal(link.statusCode, 200, 'a link from another site still opens a page');
     await app.close();
   });
 
