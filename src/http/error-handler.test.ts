@@ -1,10 +1,12 @@
 /** The shell's error mapping, in process: unexpected errors never leak details. */
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
 import { shellWith } from '../../test/helpers/http-shell.js';
 import { invalid, notFound } from '../core/errors.js';
 import { defineRoute, ok } from './route.js';
+import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './server.js';
 
 describe('HTTP shell error mapping', () => {
   it('answers an unexpected error with 500 Internal server error and logs the details only', async () => {
@@ -86,6 +88,17 @@ describe('HTTP shell unknown routes', () => {
       assert.equal(res.statusCode, 404, `${method} ${url}`);
       assert.deepEqual(res.json(), { success: false, error: 'Not found' });
     }
+    await app.close();
+  });
+});
+
+describe('HTTP shell server limits', () => {
+  it('bounds the time to receive a request and its headers; headers stay within 16 KiB', async () => {
+    const { app } = await shellWith([]);
+    assert.equal(app.server.requestTimeout, REQUEST_TIMEOUT_MS);
+    assert.equal(app.server.headersTimeout, HEADERS_TIMEOUT_MS);
+    assert.ok(HEADERS_TIMEOUT_MS <= REQUEST_TIMEOUT_MS);
+    assert.equal(http.maxHeaderSize, 16 * 1024);
     await app.close();
   });
 });

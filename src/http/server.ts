@@ -16,6 +16,15 @@ import { OneLinePerRequest } from './request-log.js';
 import type { RouteSpec } from './route.js';
 import { validatorCompiler } from './validation.js';
 
+/**
+ * Node's own limits against slow or oversized requests (docs/security.md). A client gets this long
+ * to send a whole request (Fastify's default is no limit, which lets a trickling client hold a
+ * connection and its memory forever), and less for its headers; responses, such as a long-lived
+ * event stream, are not limited. Headers stay within Node's 16 KiB default.
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const HEADERS_TIMEOUT_MS = 15_000;
+
 export interface HttpServerDeps extends GateDeps {
   ctx: AppContext;
   routes: RouteSpec[];
@@ -27,6 +36,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     loggerInstance: deps.log,
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: 'idle',
+    requestTimeout: REQUEST_TIMEOUT_MS,
     logController: new OneLinePerRequest(),
     exposeHeadRoutes: false,
     // %2F in task ids must survive routing; find-my-way decodes params after matching.
@@ -37,6 +47,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     },
   });
 
+  app.server.headersTimeout = HEADERS_TIMEOUT_MS;
   app.setValidatorCompiler(validatorCompiler);
   // Handlers send pre-serialised JSON; response schemas exist for the OpenAPI document only.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

@@ -37,6 +37,9 @@ export interface CreateResult {
 }
 
 export const TEXT_REQUIRED = 'Text field is required and must be a string';
+/** Longest text parsed: a task's wording plus details; the parser's time grows with the length. */
+export const MAX_TEXT_LENGTH = 10_000;
+export const TEXT_TOO_LONG = `Text is too long (at most ${MAX_TEXT_LENGTH.toLocaleString('en-US')} characters)`;
 
 export class NlpService {
   private cached: { key: string; settings: NlpSettings; parser: TaskParser } | undefined;
@@ -48,6 +51,7 @@ export class NlpService {
 
   async parse(text: unknown, options: ParseOptions = {}): Promise<ParseResult> {
     if (typeof text !== 'string' || text === '') throw invalid(TEXT_REQUIRED);
+    if (text.length > MAX_TEXT_LENGTH) throw invalid(TEXT_TOO_LONG, { field: 'text' });
     const reference = this.referenceFrom(options.referenceDate);
     const { parser, settings } = await this.current();
     const parsed = parser.parse(text, reference);

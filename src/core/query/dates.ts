@@ -75,13 +75,19 @@ const NAMED: Record<string, number> = {
  * `tomorrow`, `yesterday`, `next week`, `last week`, `in N day(s)`, `N day(s) ago`,
  * `in N week(s)`, `N week(s) ago`. Undefined when the value is not one of those.
  */
+/** Farthest relative date, in days (about 270 years). */
+export const MAX_RELATIVE_DAYS = 100_000;
+
 export function resolveRelativeDate(value: string, today: string): string | undefined {
   const text = value.trim().toLowerCase().replace(/\s+/g, ' ');
   const named = NAMED[text];
   if (named !== undefined) return addDays(today, named);
   for (const [re, offset] of RELATIVE) {
     const m = re.exec(text);
-    if (m) return addDays(today, offset(Number(m[1])));
+    if (!m) continue;
+    const days = offset(Number(m[1]));
+    // Beyond this a day has no calendar date ("in 99999999 days"): not a date, as any other text.
+    return Math.abs(days) <= MAX_RELATIVE_DAYS ? addDays(today, days) : undefined;
   }
   return undefined;
 }

@@ -35,7 +35,7 @@ export const MAX_DEPTH = 32;
 const ROOT_ONLY = ['sortKey', 'sortDirection', 'groupKey', 'subgroupKey', 'limit', 'offset'] as const;
 const RELATIVE_HELP =
   'use YYYY-MM-DD, YYYY-MM-DDTHH:mm or a relative date: today, tomorrow, yesterday, next week, last week, ' +
-  'in N days, N days ago, in N weeks, N weeks ago';
+  'in N days, N days ago, in N weeks, N weeks ago (up to 100000 days)';
 
 type Json = Record<string, unknown>;
 

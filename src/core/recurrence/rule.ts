@@ -71,7 +71,16 @@ function parseDtstartValue(raw: string): Dtstart {
   };
 }
 
-const FREQS = new Set(['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY', 'HOURLY', 'MINUTELY', 'SECONDLY']);
+const FREQS = new Set(['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY']);
+/**
+ * Instances are whole days (tasknotes-spec §4.5), so a rule finer than daily says nothing a daily
+ * rule cannot, and evaluating one is many times the work: it is refused with its own message.
+ */
+const SUB_DAILY = new Set(['HOURLY', 'MINUTELY', 'SECONDLY']);
+/** Longest recurrence string: a real rule is well under 200 characters. */
+export const MAX_RECURRENCE_LENGTH = 1000;
+/** Most occurrences a rule may produce within one day (BYHOUR × BYMINUTE × BYSECOND). */
+const MAX_TIMES_PER_DAY = 24;
 const WEEKDAY = '(MO|TU|WE|TH|FR|SA|SU)';
 const CHECKS: Record<string, RegExp> = {
   FREQ: /^[A-Z]+$/,
@@ -109,12 +118,25 @@ function normaliseRule(body: string): string {
     seen.add(key);
     const check = CHECKS[key] ?? (INT_LIST_KEYS.has(key) ? INT_LIST : undefined);
     if (!check) throw new RecurrenceSyntaxError(`Unknown recurrence rule part: ${key}`);
+    if (key === 'FREQ' && SUB_DAILY.has(value)) {
+      throw new RecurrenceSyntaxError(
+        `Recurrence finer than daily (FREQ=${value}) is not supported: instances are whole days`,
+      );
+    }
     if (!check.test(value) || (key === 'FREQ' && !FREQS.has(value))) {
       throw new RecurrenceSyntaxError(`Invalid ${key} value: ${part.slice(eq + 1)}`);
     }
     out.push(`${key}=${value}`);
   }
   if (!seen.has('FREQ')) throw new RecurrenceSyntaxError('Recurrence rule has no FREQ');
+  const timesOfDay = ['BYHOUR', 'BYMINUTE', 'BYSECOND']
+    .map((key) => out.find((p) => p.startsWith(`${key}=`))?.split(',').length ?? 1)
+    .reduce((a, b) => a * b, 1);
+  if (timesOfDay > MAX_TIMES_PER_DAY) {
+    throw new RecurrenceSyntaxError(
+      `Recurrence has ${timesOfDay} times of day (BYHOUR × BYMINUTE × BYSECOND); at most ${MAX_TIMES_PER_DAY}`,
+    );
+  }
   if (seen.has('COUNT') && seen.has('UNTIL')) {
     throw new RecurrenceSyntaxError('Recurrence rule cannot have both COUNT and UNTIL');
   }
@@ -123,6 +145,9 @@ function normaliseRule(body: string): string {
 
 /** Parses and validates a stored recurrence string; throws RecurrenceSyntaxError. */
 export function parseRecurrence(text: string): ParsedRecurrence {
+  if (text.length > MAX_RECURRENCE_LENGTH) {
+    throw new RecurrenceSyntaxError(`Recurrence is too long (at most ${MAX_RECURRENCE_LENGTH} characters)`);
+  }
   let body = text.trim();
   let dtstart: Dtstart | undefined;
   const m = DTSTART_RE.exec(body);

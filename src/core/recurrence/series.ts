@@ -2,18 +2,61 @@
  * A recurrence rule bound to its start: the occurrence days of a recurring task. Seed precedence
  * (tasknotes-spec §4.4.1): the DTSTART in the rule, else the day of `scheduled`, else the day of
  * `dateCreated`. Occurrence days are the UTC days of rrule's floating dates (see rule.ts).
+ *
+ * Every evaluation is bounded (docs/security.md): rrule walks a rule period by period from its
+ * DTSTART and stops only at an occurrence past the window, so a window far from the start, or a
+ * rule that never matches (`FREQ=DAILY;INTERVAL=7;BYDAY=TU` started on a Monday), made it walk to
+ * the year 9999 — measured 13 s for one never-matching daily rule, minutes for `FREQ=SECONDLY` from
+ * 1970. Two measures bound it:
+ *   - a window is evaluated by a copy of the rule started at the first period (same interval phase)
+ *     that contains the window's first day: the same occurrences there, without walking the years
+ *     before it (rules with COUNT count from their first occurrence and keep their start);
+ *   - one evaluation walks at most PERIOD_BUDGET periods; a search that finds nothing by then
+ *     answers "no occurrence".
  */
 import rrulePkg from 'rrule';
-import { addDays, dateToDay, dayOf, dayToDate } from './day.js';
+import { addDays, dateToDay, daysBetween, dayOf, dayToDate } from './day.js';
 import { parseRecurrence, RecurrenceSyntaxError, type ParsedRecurrence } from './rule.js';
 
 const { RRule } = rrulePkg;
 type RRuleInstance = InstanceType<typeof RRule>;
+type RRuleOptions = RRuleInstance['origOptions'];
 
 /** Occurrences examined past the search start before giving up (a rule may never match). */
 const SEARCH_LIMIT = 1000;
-/** Hard cap on iterated occurrences overall (guards sub-daily rules started long ago). */
-const ITERATION_LIMIT = 200_000;
+/**
+ * Periods (days of a daily rule, weeks of a weekly one…) one evaluation may walk: 13 years of a
+ * daily rule, 96 of a weekly one. rrule needed 2–5 µs per period here (2 shared cores under load),
+ * so a search that finds nothing costs 10–25 ms, and a request makes at most a handful.
+ */
+export const PERIOD_BUDGET = 5_000;
+/** Longest window `between` evaluates, and the longest look-back of `lookbackDays`. */
+export const MAX_WINDOW_DAYS = 3660;
+
+const DAY_MS = 86_400_000;
+/** Parts rrule derives from DTSTART when a rule leaves them out; a moved start must keep them. */
+const DERIVED = ['bymonth', 'bymonthday', 'byweekday', 'byhour', 'byminute', 'bysecond'] as const;
+
+/**
+ * Makes `rule` stop after walking `periods` periods. rrule reads `options.interval` once when it
+ * starts and twice per period (the stop check and the step), and ends the walk when it reads 0;
+ * the rule's options are wrapped so that the read after the budget answers 0. The unit tests of
+ * this module walk a never-matching rule with a small budget, so a change in rrule shows there.
+ */
+function withBudget(rule: RRuleInstance, periods: number): RRuleInstance {
+  let reads = 0;
+  const limit = 1 + 2 * periods;
+  const interval = rule.options.interval;
+  // An accessor on a plain copy, not a Proxy: rrule reads the other options for every day it
+  // looks at, and a Proxy made each of those reads ~10x slower.
+  const options = { ...rule.options };
+  Object.defineProperty(options, 'interval', {
+    get: () => (++reads > limit ? 0 : interval),
+    enumerable: true,
+  });
+  rule.options = options;
+  return rule;
+}
 
 export interface SeedSource {
   recurrence: string;
@@ -29,10 +72,14 @@ export class Series {
     /** True when the start came from a DTSTART in the rule (not from scheduled/dateCreated). */
     readonly explicitStart: boolean,
     readonly parsed: ParsedRecurrence,
+    private readonly budget: number,
   ) {}
 
-  /** Builds the series of a task; throws RecurrenceSyntaxError for a bad rule or no seed. */
-  static of(source: SeedSource): Series {
+  /**
+   * Builds the series of a task; throws RecurrenceSyntaxError for a bad rule or no seed. `budget`
+   * (periods walked per evaluation) is for tests.
+   */
+  static of(source: SeedSource, budget = PERIOD_BUDGET): Series {
     const parsed = parseRecurrence(source.recurrence);
     const startDay = parsed.dtstart?.day ?? dayOf(source.scheduled) ?? dayOf(source.dateCreated);
     if (!startDay) {
@@ -43,14 +90,16 @@ export class Series {
     if (parsed.untilIsDay && options.until) {
       options.until = new Date(options.until.getTime() + 86_399_999);
     }
-    return new Series(new RRule(options), startDay, parsed.dtstart !== undefined, parsed);
+    return new Series(new RRule(options, true), startDay, parsed.dtstart !== undefined, parsed, budget);
   }
 
-  /** Occurrence days from `startDay` to `endDay`, both included, ascending, without repeats. */
+  /** Occurrence days from `startDay` to `endDay`, both included (at most MAX_WINDOW_DAYS), ascending. */
   between(startDay: string, endDay: string): string[] {
     if (endDay < startDay) return [];
-    const end = new Date(dayToDate(endDay).getTime() + 86_399_999);
-    const days = this.rule.between(dayToDate(startDay), end, true).map(dateToDay);
+    const last =
+      daysBetween(startDay, endDay) >= MAX_WINDOW_DAYS ? addDays(startDay, MAX_WINDOW_DAYS - 1) : endDay;
+    const end = new Date(dayToDate(last).getTime() + 86_399_999);
+    const days = this.ruleFrom(startDay).between(dayToDate(startDay), end, true).map(dateToDay);
     return [...new Set(days)];
   }
 
@@ -63,10 +112,8 @@ export class Series {
     const from = dayToDate(day).getTime();
     let found: string | undefined;
     let examined = 0;
-    let iterated = 0;
     // One pass of rrule's iterator: `after()` in a loop would restart from DTSTART each time.
-    this.rule.all((date) => {
-      if (++iterated > ITERATION_LIMIT) return false;
+    this.ruleFrom(day).all((date) => {
       if (date.getTime() < from) return true;
       const candidate = dateToDay(date);
       if (accept(candidate)) {
@@ -80,28 +127,85 @@ export class Series {
 
   /** The last occurrence day in [`day` − `lookbackDays`, `day`] that `accept` takes. */
   lastUpTo(day: string, lookbackDays: number, accept: (day: string) => boolean): string | undefined {
-    return this.between(addDays(day, -lookbackDays), day)
+    return this.between(addDays(day, -Math.min(lookbackDays, MAX_WINDOW_DAYS - 1)), day)
       .reverse()
       .find((d) => accept(d));
   }
 
   /**
    * How far back the reference looks for an instance a date belongs to (tasks.md §2.8): long
-   * enough to cover two periods of the rule.
+   * enough to cover two periods of the rule, and never more than MAX_WINDOW_DAYS.
    */
   lookbackDays(): number {
     const interval = this.parsed.options.interval ?? 1;
     switch (this.parsed.options.freq) {
       case RRule.DAILY:
-        return Math.max(30, interval * 2);
+        return Math.min(MAX_WINDOW_DAYS - 1, Math.max(30, interval * 2));
       case RRule.WEEKLY:
-        return Math.max(90, interval * 14);
+        return Math.min(MAX_WINDOW_DAYS - 1, Math.max(90, interval * 14));
       case RRule.MONTHLY:
-        return Math.max(400, interval * 62);
+        return Math.min(MAX_WINDOW_DAYS - 1, Math.max(400, interval * 62));
       case RRule.YEARLY:
-        return Math.max(800, interval * 732);
+        return Math.min(MAX_WINDOW_DAYS - 1, Math.max(800, interval * 732));
       default:
         return 365;
+    }
+  }
+
+  /**
+   * A budgeted rule with the same occurrences as this one from the period that contains `day` on:
+   * the start moves to the first day of the latest period (counted in whole intervals from the
+   * real start) that begins on or before `day`.
+   */
+  private ruleFrom(day: string): RRuleInstance {
+    const base = this.rule;
+    const start = base.options.dtstart;
+    const moved = base.origOptions.count == null ? this.periodStartOn(dayToDate(day), start) : undefined;
+    if (moved === undefined || moved.getTime() <= start.getTime()) {
+      return withBudget(new RRule(base.origOptions, true), this.budget);
+    }
+    const options: Partial<RRuleOptions> = { ...base.origOptions, dtstart: moved };
+    for (const key of DERIVED) {
+      const derived = base.options[key];
+      if (base.origOptions[key] == null && Array.isArray(derived) && derived.length > 0) {
+        (options as Record<string, unknown>)[key] = derived;
+      }
+    }
+    return withBudget(new RRule(options, true), this.budget);
+  }
+
+  /** 00:00 of the first day of the rule's latest period beginning on or before `at`. */
+  private periodStartOn(at: Date, start: Date): Date | undefined {
+    const interval = this.rule.options.interval;
+    const y0 = start.getUTCFullYear();
+    const m0 = start.getUTCMonth();
+    switch (this.rule.options.freq) {
+      case RRule.YEARLY: {
+        const k = Math.floor((at.getUTCFullYear() - y0) / interval);
+        return new Date(Date.UTC(y0 + k * interval, 0, 1));
+      }
+      case RRule.MONTHLY: {
+        const k = Math.floor((at.getUTCFullYear() * 12 + at.getUTCMonth() - (y0 * 12 + m0)) / interval);
+        const month = y0 * 12 + m0 + k * interval;
+        return new Date(Date.UTC(Math.floor(month / 12), month % 12, 1));
+      }
+      case RRule.WEEKLY: {
+        const wkst = this.rule.options.wkst;
+        const weekStart = (d: Date): number => {
+          const midnight = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+          return midnight - ((((d.getUTCDay() + 6 - wkst) % 7) + 7) % 7) * DAY_MS;
+        };
+        const first = weekStart(start);
+        const k = Math.floor((weekStart(at) - first) / (7 * DAY_MS * interval));
+        return new Date(first + k * 7 * DAY_MS * interval);
+      }
+      case RRule.DAILY: {
+        const first = Date.UTC(y0, m0, start.getUTCDate());
+        const k = Math.floor((at.getTime() - first) / (DAY_MS * interval));
+        return new Date(first + k * DAY_MS * interval);
+      }
+      default:
+        return undefined;
     }
   }
 }

@@ -3,6 +3,7 @@
  * creation defaults, the frontmatter in its fixed key order, the folder and base filename. Pure
  * apart from reading the clock value it is given; the service picks the unique path and writes.
  */
+import { checkFieldDepth } from '../nesting-depth.js';
 import { denormalizeField, isEmptyValue, normalizeTags, type FieldMapping } from './field-mapping.js';
 import { baseFilename, processFolderTemplate, storageTitle, type FilenameContext } from './filename.js';
 import { identificationPropertyValue, tagsWithIdentification } from './identification.js';
@@ -59,6 +60,7 @@ const PRESET_RULES: Record<string, string> = {
 };
 
 export function planCreate(input: TaskCreateInput, settings: TaskNotesSettings, now: number): CreatePlan {
+  checkFieldDepth(input);
   const mapping: FieldMapping = settings.fieldMapping;
   const defaults = settings.taskCreationDefaults;
   const title = storageTitle(input.title);

@@ -9,6 +9,7 @@
  * `customFrontmatter`, DTSTART for a rule that lacks one) are `applyPatch`.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { checkFieldDepth } from '../nesting-depth.js';
 import {
   denormalizeField,
   isCompletedStatus,
@@ -67,6 +68,7 @@ export function applyPatch(
   patch: Record<string, unknown>,
   { settings, now, adjusters }: PatchContext,
 ): void {
+  checkFieldDepth(patch);
   const userKeys = new Set(settings.userFields.map((f) => f.key));
   for (const [key, value] of Object.entries(patch)) {
     if (key === 'status' || key === 'customFrontmatter' || key === 'customProperties') continue;

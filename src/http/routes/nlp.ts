@@ -11,7 +11,7 @@ const NlpBody = Type.Object(
     text: Type.String({
       minLength: 1,
       errorMessage: TEXT_REQUIRED,
-      description: 'Free text; first line is parsed, the rest becomes details',
+      description: 'Free text, at most 10,000 characters; first line is parsed, the rest becomes details',
     }),
     referenceDate: Type.Optional(
       Type.String({
