@@ -99,7 +99,8 @@ export class Series {
     const last =
       daysBetween(startDay, endDay) >= MAX_WINDOW_DAYS ? addDays(startDay, MAX_WINDOW_DAYS - 1) : endDay;
     const end = new Date(dayToDate(last).getTime() + 86_399_999);
-    const days = this.ruleFrom(startDay).between(dayToDate(startDay), end, true).map(dateToDay);
+    const rule = this.ruleFrom(startDay, this.periodsIn(daysBetween(startDay, last) + 1));
+    const days = rule.between(dayToDate(startDay), end, true).map(dateToDay);
     return [...new Set(days)];
   }
 
@@ -157,12 +158,15 @@ export class Series {
    * the start moves to the first day of the latest period (counted in whole intervals from the
    * real start) that begins on or before `day`.
    */
-  private ruleFrom(day: string): RRuleInstance {
+  private ruleFrom(day: string, periods = this.budget): RRuleInstance {
     const base = this.rule;
     const start = base.options.dtstart;
-    const moved = base.origOptions.count == null ? this.periodStartOn(dayToDate(day), start) : undefined;
+    // A rule with COUNT counts from its first occurrence, so it keeps its start and its full budget.
+    const counted = base.origOptions.count != null;
+    const moved = counted ? undefined : this.periodStartOn(dayToDate(day), start);
+    periods = counted ? this.budget : Math.min(periods, this.budget);
     if (moved === undefined || moved.getTime() <= start.getTime()) {
-      return withBudget(new RRule(base.origOptions, true), this.budget);
+      return withBudget(new RRule(base.origOptions, true), periods);
     }
     const options: Partial<RRuleOptions> = { ...base.origOptions, dtstart: moved };
     for (const key of DERIVED) {
@@ -171,7 +175,22 @@ export class Series {
         (options as Record<string, unknown>)[key] = derived;
       }
     }
-    return withBudget(new RRule(options, true), this.budget);
+    return withBudget(new RRule(options, true), periods);
+  }
+
+  /**
+   * An upper bound of the periods a window of `days` days touches from the period that contains
+   * its first day: a window needs no walk beyond them, whether or not the rule matches there.
+   */
+  private periodsIn(days: number): number {
+    const shortest: Record<number, number> = {
+      [RRule.DAILY]: 1,
+      [RRule.WEEKLY]: 7,
+      [RRule.MONTHLY]: 28,
+      [RRule.YEARLY]: 365,
+    };
+    const length = (shortest[this.rule.options.freq] ?? 1) * this.rule.options.interval;
+    return Math.ceil(days / length) + 2;
   }
 
   /** 00:00 of the first day of the rule's latest period beginning on or before `at`. */
