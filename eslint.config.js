@@ -44,6 +44,28 @@ export default tseslint.config(
     },
   },
   {
+    // MCP tools are adapters like routes: they call the services the routes use, nothing below them.
+    files: ['src/mcp/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/http/**', '**/cli/**', '**/web/**'],
+              message: 'mcp/ is an adapter beside http/, not above it.',
+            },
+            { group: ['**/core/events/bus*'], message: 'MCP tools must not emit events; call a service.' },
+            {
+              group: ['**/core/vault/*', '**/core/store/*', '**/core/state/*'],
+              message: 'MCP tools call services, never the vault, the store or state files directly.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Webhooks see events and the vault read API, never the task engine's internals.
     files: ['src/core/webhooks/**/*.ts'],
     rules: {

@@ -32,8 +32,10 @@ await build({
   // parser (tasknotes-nlp-core with chrono's locale tables, 0.6 MB) loads on the first NLP request
   // only, from node_modules; bundled, its non-ASCII regular expressions would also make V8 hold
   // the whole bundle's source as a two-byte string. better-sqlite3 is a native addon: its
-  // JavaScript finds the compiled `.node` file relative to its own package folder.
-  external: ['swagger-ui-dist', 'tasknotes-nlp-core', 'better-sqlite3'],
+  // JavaScript finds the compiled `.node` file relative to its own package folder. The MCP SDK and
+  // zod (~1 MB bundled) load on the first MCP request only (at once in `taskdown mcp`), from
+  // node_modules as well: a server no agent talks to never compiles them.
+  external: ['swagger-ui-dist', 'tasknotes-nlp-core', 'better-sqlite3', '@modelcontextprotocol/sdk', 'zod'],
   // import() becomes require(): V8 code-cached functions cannot use the dynamic import callback
   // of a vm.Script (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and the NLP parser ships CommonJS.
   supported: { 'dynamic-import': false },

@@ -43,6 +43,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const ctx: AppContext = {
     services,
     config,
+    log,
     address: () => bound,
     openapi: () => (http as FastifyInstance).swagger() as unknown as Record<string, unknown>,
   };

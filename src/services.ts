@@ -19,6 +19,7 @@ import { basesSettingsFrom } from './core/bases/bases-settings.js';
 import { BasesService } from './core/bases/default-files.js';
 import { CalendarService } from './core/calendars/calendar-service.js';
 import { NlpService } from './core/nlp/nlp-service.js';
+import { QueryService } from './core/query/query-service.js';
 import { TaskService } from './core/tasks/task-service.js';
 import { createRecurrence } from './core/recurrence/recurrence-module.js';
 import type { RecurrenceService } from './core/recurrence/recurrence-service.js';
@@ -38,6 +39,8 @@ export interface Services {
   settings: SettingsStore;
   /** Task notes: index, reads, writes and task events (also for edits by other programs). */
   tasks: TaskService;
+  /** FilterQuery runs, list filters, filter options and statistics over the task index. */
+  queries: QueryService;
   /** Recurring instances: complete/skip/unskip, materialized occurrences, recurring.* events. */
   recurrence: RecurrenceService;
   /** Webhook registry (list/get/create/update/setActive/remove/deliveries); delivery runs on the bus. */
@@ -130,6 +133,7 @@ export async function createServices({
     journal,
     settings,
     tasks,
+    queries: new QueryService(tasks, clock),
     recurrence: recurrence.service,
     webhooks: webhooks.registry,
     time: tracking.time,

@@ -57,6 +57,14 @@ export const NOTHING_TO_PAUSE = 'No running pomodoro session to pause';
 export const RESUME_RUNNING = 'Pomodoro session is already running';
 export const NOTHING_TO_RESUME = 'No paused session to resume';
 
+/** The messages of successful commands, as the HTTP routes and MCP tools answer them. */
+export const POMODORO_MESSAGES = {
+  started: 'Pomodoro session started',
+  stopped: 'Pomodoro session stopped and reset',
+  paused: 'Pomodoro session paused',
+  resumed: 'Pomodoro session resumed',
+} as const;
+
 /** A saved session older than this is stale, not resumable (reference load rule). */
 const STALE_MS = 24 * 60 * 60 * 1000;
 /** Breaks (and auto-started work) begin this long after the previous session ends. */

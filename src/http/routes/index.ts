@@ -2,6 +2,7 @@
 import type { RouteSpec } from '../route.js';
 import { basesRoutes } from './bases.js';
 import { calendarRoutes } from './calendars.js';
+import { mcpRoutes } from './mcp.js';
 import { nlpRoutes } from './nlp.js';
 import { pomodoroRoutes } from './pomodoro.js';
 import { recurrenceRoutes } from './recurrence.js';
@@ -23,6 +24,7 @@ export const allRoutes: RouteSpec[] = [
   ...webhookRoutes,
   ...calendarRoutes,
   ...basesRoutes,
+  ...mcpRoutes,
   // The settings page and its backend: outside /api and hidden from the OpenAPI document.
   ...settingsRoutes,
 ];

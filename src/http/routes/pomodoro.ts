@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { validateDateString } from '../../core/dates/parse.js';
 import { invalid } from '../../core/errors.js';
 import { HistoryEntrySchema, PomodoroSessionSchema, SessionTypeSchema } from '../../core/pomodoro/model.js';
+import { POMODORO_MESSAGES } from '../../core/pomodoro/pomodoro-service.js';
 import { TaskInfoSchema } from '../../core/tasks/task-info.js';
 import { defineRoute, ok, type RouteSpec } from '../route.js';
 
@@ -64,7 +65,7 @@ export const pomodoroRoutes: RouteSpec[] = [
     handler: async ({ body }, ctx) => {
       const minutes = minutesOf(body.duration);
       const started = await ctx.services.pomodoro.start({ taskPath: body.taskId, minutes });
-      return ok({ ...started, message: 'Pomodoro session started' });
+      return ok({ ...started, message: POMODORO_MESSAGES.started });
     },
   }),
   defineRoute({
@@ -76,7 +77,7 @@ export const pomodoroRoutes: RouteSpec[] = [
     responses: { 200: Message },
     handler: async (_input, ctx) => {
       await ctx.services.pomodoro.stop();
-      return ok({ message: 'Pomodoro session stopped and reset' });
+      return ok({ message: POMODORO_MESSAGES.stopped });
     },
   }),
   defineRoute({
@@ -87,7 +88,7 @@ export const pomodoroRoutes: RouteSpec[] = [
     tags: T,
     responses: { 200: Remaining },
     handler: async (_input, ctx) =>
-      ok({ ...(await ctx.services.pomodoro.pause()), message: 'Pomodoro session paused' }),
+      ok({ ...(await ctx.services.pomodoro.pause()), message: POMODORO_MESSAGES.paused }),
   }),
   defineRoute({
     method: 'POST',
@@ -97,7 +98,7 @@ export const pomodoroRoutes: RouteSpec[] = [
     tags: T,
     responses: { 200: Remaining },
     handler: async (_input, ctx) =>
-      ok({ ...(await ctx.services.pomodoro.resume()), message: 'Pomodoro session resumed' }),
+      ok({ ...(await ctx.services.pomodoro.resume()), message: POMODORO_MESSAGES.resumed }),
   }),
   defineRoute({
     method: 'GET',

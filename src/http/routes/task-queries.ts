@@ -3,16 +3,12 @@
  * `GET /api/stats` (reference tasks.md §2.10–§2.12). The engine lives in core/query; these
  * handlers only bind it to the live index and the clock.
  */
-import { filterOptions } from '../../core/query/filter-options.js';
-import { runQuery } from '../../core/query/run-query.js';
 import {
   FilterOptionsSchema,
   FilterQuerySchema,
   QueryResultSchema,
   StatsSchema,
 } from '../../core/query/schema.js';
-import { taskStats } from '../../core/query/stats.js';
-import { queryEnvOf } from '../../core/query/task-source.js';
 import { okWithTasks } from '../task-json.js';
 import { defineRoute, ok, type RouteSpec } from '../route.js';
 import { validatedByHandler } from '../validation.js';
@@ -35,10 +31,7 @@ export const taskQueryRoutes: RouteSpec[] = [
     body: validatedByHandler(FilterQuerySchema),
     responses: { 200: QueryResultSchema },
     handler: async ({ body }, ctx) => {
-      const { tasks, total, filtered } = runQuery(
-        body,
-        queryEnvOf(ctx.services.tasks, ctx.services.clock.now()),
-      );
+      const { tasks, total, filtered } = ctx.services.queries.run(body);
       return okWithTasks({ tasks, total, filtered, vault: ctx.services.vaultInfo });
     },
   }),
@@ -51,17 +44,7 @@ export const taskQueryRoutes: RouteSpec[] = [
       'user fields usable as `user:<fieldId>` FilterQuery properties with their operators.',
     tags: T,
     responses: { 200: FilterOptionsSchema },
-    handler: async (_input, ctx) => {
-      const tasks = ctx.services.tasks;
-      const settings = tasks.settings();
-      return ok(
-        filterOptions(tasks.list(), {
-          statuses: settings.customStatuses,
-          priorities: settings.customPriorities,
-          userFields: settings.userFields,
-        }),
-      );
-    },
+    handler: async (_input, ctx) => ok(ctx.services.queries.filterOptions()),
   }),
   defineRoute({
     method: 'GET',
@@ -70,9 +53,6 @@ export const taskQueryRoutes: RouteSpec[] = [
     description: 'Counts over every task. `overdue` uses the local date and time.',
     tags: T,
     responses: { 200: StatsSchema },
-    handler: async (_input, ctx) => {
-      const tasks = ctx.services.tasks;
-      return ok(taskStats(tasks.list(), (s) => tasks.isCompletedStatus(s), ctx.services.clock.now()));
-    },
+    handler: async (_input, ctx) => ok(ctx.services.queries.stats()),
   }),
 ];

@@ -1,8 +1,6 @@
 /** Task routes (reference tasks.md §2). Handlers call the task service; it emits the events. */
 import { Type } from '@sinclair/typebox';
-import { hasListFilters, listFilterQuery, type ListParams } from '../../core/query/list-filters.js';
-import { runQuery } from '../../core/query/run-query.js';
-import { queryEnvOf, querySettingsOf } from '../../core/query/task-source.js';
+import { hasListFilters, type ListParams } from '../../core/query/list-filters.js';
 import { BUILTIN_SORT_KEYS } from '../../core/query/types.js';
 import { CreateTaskBodySchema, TaskInfoSchema, UpdateTaskBodySchema } from '../../core/tasks/task-fields.js';
 import type { TaskInfo } from '../../core/tasks/task-info.js';
@@ -109,9 +107,8 @@ export const taskRoutes: RouteSpec[] = [
           note: 'For filtering and advanced queries, use POST /api/tasks/query',
         });
       if (hasListFilters(query as ListParams)) {
-        const filter = listFilterQuery(query as ListParams, querySettingsOf(tasks.settings()));
-        const result = runQuery({ ...filter, offset, limit }, queryEnvOf(tasks, ctx.services.clock.now()));
-        return page(result.tasks, result.filtered);
+        const found = ctx.services.queries.list(query as ListParams, offset, limit);
+        return page(found.tasks, found.total);
       }
       return listPages.get(tasks, `${offset}:${limit}`, () => {
         const { tasks: found, total } = tasks.page(offset, limit);

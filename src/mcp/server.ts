@@ -1,0 +1,44 @@
+/**
+ * The MCP server of Taskdown: the 25 tools of the TaskNotes plugin's MCP server (same names,
+ * descriptions and argument shapes, so agents configured for the plugin work unchanged) plus
+ * Taskdown's own (skip/unskip instance, text parsing, webhooks), each a thin adapter over a
+ * service. One server per transport: the HTTP endpoint makes one per request (stateless),
+ * `taskdown mcp` one per process.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { VERSION } from '../version.js';
+import type { McpContext } from './context.js';
+import type { ToolDefinition } from './tool.js';
+import { answer } from './tool-result.js';
+import { calendarTools } from './tools/calendar.js';
+import { pomodoroTools } from './tools/pomodoro.js';
+import { queryTools } from './tools/queries.js';
+import { systemTools } from './tools/system.js';
+import { taskTools } from './tools/tasks.js';
+import { timeTools } from './tools/time.js';
+import { webhookTools } from './tools/webhooks.js';
+
+export const SERVER_NAME = 'taskdown';
+
+/** Every tool, in the order `tools/list` shows them. */
+export const TOOLS: readonly ToolDefinition[] = [
+  ...taskTools,
+  ...queryTools,
+  ...timeTools,
+  ...pomodoroTools,
+  ...calendarTools,
+  ...systemTools,
+  ...webhookTools,
+];
+
+export function createMcpServer(ctx: McpContext): McpServer {
+  const server = new McpServer({ name: SERVER_NAME, version: VERSION });
+  for (const tool of TOOLS) {
+    server.registerTool(
+      tool.name,
+      { description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
+      (args: unknown) => answer(ctx, tool.name, () => tool.run(ctx, args as never)),
+    );
+  }
+  return server;
+}

@@ -1,0 +1,22 @@
+/**
+ * One MCP tool: name, description, argument schema, and what it does with the services. Tools are
+ * declared once at module load; a server only registers the finished declarations. Building the
+ * zod schemas anew for each stateless request was measured at ~9 ms per request (of ~10 ms), so
+ * they are built once.
+ */
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { McpContext } from './context.js';
+
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  description: string;
+  input: S;
+  annotations?: ToolAnnotations;
+  /** The work: one service call; its result becomes the tool's JSON answer. */
+  run(ctx: McpContext, args: z.infer<S>): Promise<unknown>;
+}
+
+/** Declares a tool with its arguments' type inferred from the schema. */
+export const defineTool = <S extends z.ZodObject>(definition: ToolDefinition<S>): ToolDefinition =>
+  definition as unknown as ToolDefinition;

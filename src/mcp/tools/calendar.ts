@@ -1,0 +1,19 @@
+/** The calendar tool: the TaskNotes plugin's, over the calendar service of `/api/calendars/events`. */
+import { z } from 'zod';
+import { defineTool } from '../tool.js';
+
+export const calendarTools = [
+  defineTool({
+    name: 'tasknotes_get_calendar_events',
+    description: 'Get calendar events from all connected providers (Google, Microsoft, ICS subscriptions)',
+    input: z.object({
+      start: z.string().optional().describe('Start date filter (ISO string)'),
+      end: z.string().optional().describe('End date filter (ISO string)'),
+    }),
+    annotations: { readOnlyHint: true },
+    run: async (ctx, { start, end }) => {
+      const { events, total } = await ctx.services.calendars.events({ start, end });
+      return { events, total };
+    },
+  }),
+];

@@ -1,0 +1,20 @@
+/** The health tool: the TaskNotes plugin's answer, from the facts `GET /api/health` reports. */
+import { z } from 'zod';
+import { VERSION } from '../../version.js';
+import { defineTool } from '../tool.js';
+
+export const systemTools = [
+  defineTool({
+    name: 'tasknotes_health_check',
+    description: 'Check if the TaskNotes MCP server is running and return vault info',
+    input: z.object({}),
+    annotations: { readOnlyHint: true },
+    run: async (ctx) => ({
+      status: 'ok',
+      vault: ctx.services.vaultInfo.name,
+      vaultPath: ctx.services.vaultInfo.path,
+      version: VERSION,
+      timestamp: new Date().toISOString(),
+    }),
+  }),
+];

@@ -1,0 +1,134 @@
+/**
+ * `POST /mcp` against the real server with the official SDK client (Streamable HTTP transport):
+ * the plugin's tools and Taskdown's, answered by the same services as the routes; the token,
+ * origin and API-switch rules of `/api`; 405 on GET and DELETE.
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { agentScenario, toolJson } from '../helpers/mcp.js';
+import { startTestServer, type TestServer } from '../helpers/server-process.js';
+
+const TOKEN = 'mcp-test-token';
+
+describe('MCP over Streamable HTTP', () => {
+  let server: TestServer;
+  const clients: Client[] = [];
+
+  async function connect(
+    headers: Record<string, string> = { Authorization: `Bearer ${TOKEN}` },
+  ): Promise<Client> {
+    const client = new Client({ name: 'taskdown-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers } }),
+    );
+    clients.push(client);
+    return client;
+  }
+
+  before(async () => {
+    server = await startTestServer({
+      token: TOKEN,
+      files: {
+        'Tasks/Daily.md':
+          '---\nstatus: open\nscheduled: 2026-01-15\nrecurrence: DTSTART:20260115;FREQ=DAILY\ntags: [task]\n---\n',
+      },
+    });
+  });
+  after(async () => {
+    for (const client of clients) await client.close();
+    await server.cleanup();
+  });
+
+  it('an agent lists the tools, creates, queries, updates with an etag and gets tool errors', async () => {
+    const client = await connect();
+    assert.equal(client.getServerVersion()?.name, 'taskdown');
+    await agentScenario(client, (p) => readFile(path.join(server.vault, p), 'utf8'));
+  });
+
+  it('tools answer from the services the routes use', async () => {
+    const client = await connect();
+    const api = await server.request('GET', '/api/stats', undefined, { Authorization: `Bearer ${TOKEN}` });
+    assert.deepEqual(
+      toolJson(await client.callTool({ name: 'tasknotes_get_stats', arguments: {} })),
+      api.body.data,
+    );
+    const listed = toolJson(await client.callTool({ name: 'tasknotes_list_tasks', arguments: { limit: 1 } }));
+    assert.equal(listed.returned, 1);
+    assert.equal(listed.total, api.body.data.total);
+    const skipped = toolJson(
+      await client.callTool({
+        name: 'tasknotes_skip_instance',
+        arguments: { id: 'Tasks/Daily.md', date: '2026-01-15' },
+      }),
+    );
+    assert.deepEqual(skipped.skipped_instances, ['2026-01-15']);
+    const bad = toolJson(
+      await client.callTool({
+        name: 'tasknotes_skip_instance',
+        arguments: { id: 'Tasks/Daily.md', date: 'soon' },
+      }),
+      true,
+    );
+    const viaApi = await server.request(
+      'POST',
+      `/api/tasks/${encodeURIComponent('Tasks/Daily.md')}/skip-instance`,
+      { date: 'soon' },
+      { Authorization: `Bearer ${TOKEN}` },
+    );
+    assert.deepEqual(bad, { error: viaApi.body.error });
+    const parsed = toolJson(
+      await client.callTool({ name: 'tasknotes_parse_text', arguments: { text: 'Call Bob tomorrow #work' } }),
+    );
+    assert.equal(parsed.parsed.title, 'Call Bob');
+    const hooks = toolJson(
+      await client.callTool({
+        name: 'tasknotes_create_webhook',
+        arguments: { url: 'ftp://example.invalid/x', events: ['task.created'] },
+      }),
+      true,
+    );
+    const hooksApi = await server.request(
+      'POST',
+      '/api/webhooks',
+      { url: 'ftp://example.invalid/x', events: ['task.created'] },
+      { Authorization: `Bearer ${TOKEN}` },
+    );
+    assert.equal(hooks.error, hooksApi.body.error);
+  });
+
+  it('needs the token, refuses foreign origins, and answers 405 on GET and DELETE (406 without Accept)', async () => {
+    await assert.rejects(connect({}), /401|Authentication required/);
+    await assert.rejects(
+      connect({ Authorization: `Bearer ${TOKEN}`, Origin: 'http://evil.example.com' }),
+      /403|CORS origin is not allowed/,
+    );
+    for (const method of ['GET', 'DELETE']) {
+      const res = await server.request(method, '/mcp', undefined, { Authorization: `Bearer ${TOKEN}` });
+      assert.equal(res.status, 405, method);
+      assert.equal(res.headers.get('allow'), 'POST');
+      assert.equal(res.body.jsonrpc, '2.0');
+    }
+    const noAccept = await server.request(
+      'POST',
+      '/mcp',
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { Authorization: `Bearer ${TOKEN}` },
+    );
+    assert.equal(noAccept.status, 406);
+  });
+
+  it('is off while the HTTP API is switched off', async () => {
+    const auth = { Authorization: `Bearer ${TOKEN}` };
+    assert.equal((await server.request('PUT', '/settings-api/api', { enabled: false }, auth)).status, 200);
+    try {
+      await assert.rejects(connect(), /503|HTTP API is disabled/);
+    } finally {
+      await server.request('PUT', '/settings-api/api', { enabled: true }, auth);
+    }
+    await connect();
+  });
+});
