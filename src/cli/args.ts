@@ -19,9 +19,11 @@ export class UsageError extends Error {
 }
 
 export const HELP = `Usage: taskdown serve --vault DIR [options]
+       taskdown mcp --vault DIR [--data-dir DIR] [--token TOKEN | --token-file FILE] [--log-level LEVEL]
        taskdown --help | --version
 
 Serve a Markdown vault of TaskNotes tasks over a local HTTP API with signed webhooks.
+\`mcp\` serves the same vault to a desktop agent as an MCP server on stdin/stdout.
 
 Options (environment variable in brackets):
   --vault DIR        vault folder to serve                              [TASKDOWN_VAULT]
@@ -47,7 +49,13 @@ Options (environment variable in brackets):
 `;
 
 export type Command =
-  { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; config: ServerConfig; createDemo: boolean };
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'serve'; config: ServerConfig; createDemo: boolean }
+  | { kind: 'mcp'; config: ServerConfig };
+
+/** Options that only make sense for a server that listens (not for `taskdown mcp`). */
+const SERVE_ONLY = ['port', 'host', 'allowed-hosts', 'create-demo'] as const;
 
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
@@ -83,8 +91,15 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
   if (values.version) return { kind: 'version' };
   const [command, ...rest] = positionals;
   if (command === undefined) throw new UsageError('missing command (try "taskdown serve --vault DIR")');
-  if (command !== 'serve') throw new UsageError(`unknown command "${command}" (try "taskdown --help")`);
+  if (command !== 'serve' && command !== 'mcp') {
+    throw new UsageError(`unknown command "${command}" (try "taskdown --help")`);
+  }
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  if (command === 'mcp') {
+    const serveOnly = SERVE_ONLY.find((name) => values[name] !== undefined);
+    if (serveOnly)
+      throw new UsageError(`--${serveOnly} is an option of "taskdown serve", not of "taskdown mcp"`);
+  }
 
   const vaultArg = values.vault ?? env.TASKDOWN_VAULT;
   if (!vaultArg) throw new UsageError('--vault DIR is required (or set TASKDOWN_VAULT)');
@@ -124,21 +139,18 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
     throw new UsageError(`invalid retention "${recordsText}" (expected 1-100000000 records)`);
   }
 
-  return {
-    kind: 'serve',
-    createDemo,
-    config: {
-      vault,
-      dataDir,
-      host,
-      port: Number(portText),
-      token,
-      allowedHosts,
-      logLevel: logLevel as ServerConfig['logLevel'],
-      webhookTimeoutMs: Number(timeoutText),
-      retention: { maxAgeMs: Math.round(days * 86_400_000), maxRecords: Number(recordsText) },
-    },
+  const config: ServerConfig = {
+    vault,
+    dataDir,
+    host,
+    port: Number(portText),
+    token,
+    allowedHosts,
+    logLevel: logLevel as ServerConfig['logLevel'],
+    webhookTimeoutMs: Number(timeoutText),
+    retention: { maxAgeMs: Math.round(days * 86_400_000), maxRecords: Number(recordsText) },
   };
+  return command === 'mcp' ? { kind: 'mcp', config } : { kind: 'serve', createDemo, config };
 }
 
 /**

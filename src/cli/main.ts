@@ -8,6 +8,7 @@ import { StateFileError } from '../core/state/json-file.js';
 import { VERSION } from '../version.js';
 import { checkExposure, HELP, parseCommand, UsageError } from './args.js';
 import { createDemoVault } from './demo-vault.js';
+import { runMcpOverStdio } from './mcp.js';
 
 function fail(message: string, code: number): never {
   process.stderr.write(`taskdown: ${message}\n`);
@@ -42,6 +43,14 @@ async function main(): Promise<void> {
     return;
   }
   const { config } = command;
+  if (command.kind === 'mcp') {
+    try {
+      await runMcpOverStdio(config);
+    } catch (err) {
+      fail(describeStartError(err), 1);
+    }
+    return;
+  }
   if (command.createDemo && !existsSync(config.vault)) {
     await createDemoVault(config.vault);
     process.stderr.write(`taskdown: created demo vault at ${config.vault}\n`);

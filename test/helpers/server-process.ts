@@ -38,6 +38,12 @@ function assertFreshBuild(): void {
   checkedBuild = true;
 }
 
+/** The built executable, after checking the build is newer than the sources. */
+export function builtCli(): string {
+  assertFreshBuild();
+  return CLI;
+}
+
 export interface ServerOptions {
   /** Files to put in the vault before start (vault-relative path → content). */
   files?: Record<string, string>;
