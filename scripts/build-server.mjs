@@ -2,10 +2,12 @@
 //   dist/bin/server.cjs         the server: src/cli/main.ts and everything it imports, dependencies
 //                               included, in one CommonJS file (esbuild)
 //   dist/bin/taskdown.js        the launcher (src/cli/launcher.ts, package.json "bin")
-//   dist/bin/server.cjs.cache   V8 code cache of server.cjs, written by a warm-up run below
+//   dist/bin/server.cjs.<V8 version>.cache
+//                               V8 code cache of server.cjs for the Node that ran the build,
+//                               written by the warm-up run below (other Nodes use their own
+//                               compile cache, or none: see the launcher)
 // One file instead of ~600 modules spares Node the module resolution; the code cache spares V8
-// compiling what a start runs. Together they took the first start on the 10,000-task bench vault
-// from 1.4 s to about 0.7 s (bench/scenarios/tasks.ts). tsc still type-checks and emits dist/src
+// compiling what a start runs (docs/performance.md). tsc still type-checks and emits dist/src
 // (the conformance adapter and in-process tools use it).
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,7 +19,7 @@ import { build } from 'esbuild';
 const OUT = 'dist/bin';
 const SERVER = `${OUT}/server.cjs`;
 const LAUNCHER = `${OUT}/taskdown.js`;
-const CACHE = `${SERVER}.cache`;
+const CACHE = `${SERVER}.${process.versions.v8}.cache`;
 rmSync(OUT, { recursive: true, force: true });
 
 await build({
@@ -69,7 +71,8 @@ if (!existsSync(CACHE)) throw new Error(`the warm-up run wrote no ${CACHE}`);
 
 /**
  * Runs the built server once on a demo vault with the requests a typical start serves, then stops
- * it; on exit the launcher writes the code cache of everything compiled by then.
+ * it: a failed start fails the build, and on exit the launcher writes the code cache of
+ * everything compiled by then.
  */
 async function warmUp() {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'taskdown-warm-up-'));

@@ -1,58 +1,97 @@
 /**
- * The `taskdown` executable (dist/bin/taskdown.js). It runs the bundled server, dist/bin/server.cjs,
- * through `vm.Script` with the V8 code cache that the build wrote beside it (server.cjs.cache, from
- * a warm-up run of the server), so a cold start deserializes bytecode instead of compiling the
- * bundle's functions: about 0.1 s of a 0.8 s first start on the 10,000-task bench vault. Node 20 has
- * no built-in compile cache for this (module.enableCompileCache() arrived in Node 22). A missing
- * cache, or one V8 rejects (another Node version or other V8 flags), only costs that time back.
+ * The `taskdown` executable (dist/bin/taskdown.js). It starts Node the way the server wants it and
+ * loads the bundled server, dist/bin/server.cjs, with a V8 code cache. Figures and the reasons are
+ * in docs/performance.md; everything here uses documented Node APIs and options, and each part
+ * that a Node version lacks is skipped there.
  *
- * Build-time only: with TASKDOWN_WRITE_CODE_CACHE=<file>, the cache of everything compiled so far
- * is written to <file> when the process exits (scripts/build-server.mjs). With
- * TASKDOWN_CODE_CACHE_REPORT=1, whether V8 used the cache is printed on stderr (for the tests).
+ * 1. Young generation. A start-up scan keeps nearly everything it parses, so V8 grows the young
+ *    generation to its maximum (32 MB on Node 20, 64 MB on Node 24) and keeps it resident for
+ *    good, although a request leaves almost nothing behind. Where Node has `process.execve`
+ *    (≥ 22.15, not on Windows), the launcher replaces itself once, before loading anything, by the
+ *    same command with `--max-semi-space-size=4` (an 8 MB young generation); same process id,
+ *    same standard streams. A size given on the node command line or in NODE_OPTIONS is left alone.
+ * 2. Code cache. When the build left a cache made by this very V8 (server.cjs.<V8 version>.cache,
+ *    written from a warm-up run that served a typical start's requests), the bundle is compiled
+ *    through `vm.Script` with it: the functions a start runs are deserialised, not compiled.
+ *    Otherwise Node's own compile cache is used where Node has one (`module.enableCompileCache()`,
+ *    ≥ 22.1; in NODE_COMPILE_CACHE or the system's temporary folder, written by the first start;
+ *    NODE_DISABLE_COMPILE_CACHE=1 turns it off); on Node 20 the bundle is then compiled as usual.
  *
- * Once the bundle is compiled, the young generation is capped (young-generation.ts). Not in the
- * build's warm-up run: the cache it writes would carry the changed V8 flags, and a normal start,
- * which compiles with the default flags, would reject it.
+ * With TASKDOWN_LAUNCH_REPORT=1 the launcher says on stderr which node options the server runs
+ * with and which cache it used (for the tests). The build sets TASKDOWN_WRITE_CODE_CACHE=<file> on its warm-up run: the cache of
+ * everything compiled by then is written to <file> when the process exits.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import nodeModule, { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-import { capYoungGeneration } from './young-generation.js';
+
+/** Both semi-spaces together: 8 MB, as docs/performance.md measures. */
+const YOUNG_GENERATION_FLAG = '--max-semi-space-size=4';
 
 const filename = fileURLToPath(new URL('./server.cjs', import.meta.url));
+const report = process.env.TASKDOWN_LAUNCH_REPORT === '1';
 
-/** Compiles the bundle; nothing here keeps the source text or the cache buffer alive afterwards. */
-function compile(): vm.Script {
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(`${filename}.cache`);
-  } catch {
-    // No cache (e.g. a build without the warm-up): V8 compiles as it would for any module.
+/** Node ≥ 22.15 has `execve`, ≥ 22.1 `enableCompileCache`; Node 20's types declare neither. */
+const { execve } = process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never };
+const { enableCompileCache, constants } = nodeModule as {
+  enableCompileCache?: () => { status: number; directory?: string };
+  constants?: { compileCacheStatus?: Record<string, number> };
+};
+
+const sizedByUser = /--max-semi-space-size|--semi-space/.test(
+  [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' '),
+);
+if (execve && !sizedByUser) {
+  execve(
+    process.execPath,
+    [process.execPath, YOUNG_GENERATION_FLAG, ...process.execArgv, ...process.argv.slice(1)],
+    process.env,
+  );
+}
+
+if (report) process.stderr.write(`taskdown: node options ${process.execArgv.join(' ') || '(none)'}\n`);
+
+const buildCache = `${filename}.${process.versions.v8}.cache`;
+const writeCache = process.env.TASKDOWN_WRITE_CODE_CACHE;
+if (writeCache || existsSync(buildCache)) {
+  runWithBuildCache(writeCache ? undefined : buildCache, writeCache);
+} else if (enableCompileCache) {
+  const { status, directory } = enableCompileCache();
+  if (report) {
+    const statuses = Object.entries(constants?.compileCacheStatus ?? {});
+    const name = statuses.find(([, value]) => value === status)?.[0] ?? String(status);
+    process.stderr.write(`taskdown: compile cache ${name}${directory ? ` in ${directory}` : ''}\n`);
   }
-  // The CommonJS module wrapper, as Node's own loader applies it.
+  createRequire(import.meta.url)(filename);
+} else {
+  if (report) process.stderr.write('taskdown: no code cache for this Node\n');
+  createRequire(import.meta.url)(filename);
+}
+
+/**
+ * Compiles the bundle with the build's code cache (or, on the build's warm-up run, without one and
+ * writes it at exit), then runs it as a CommonJS module.
+ */
+function runWithBuildCache(cacheFile: string | undefined, cacheOut: string | undefined): void {
+  const cachedData = cacheFile === undefined ? undefined : readFileSync(cacheFile);
+  // The CommonJS module wrapper, as Node's own loader applies it. Nothing here keeps the source
+  // text or the cache buffer alive once the script is compiled.
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${readFileSync(filename, 'utf8')}\n})`;
   // The bundle has no import(): code-cached functions could not use a dynamic import callback.
   const script = new vm.Script(wrapped, { filename, cachedData });
-  if (process.env.TASKDOWN_CODE_CACHE_REPORT === '1') {
-    const state = cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
-    process.stderr.write(`taskdown: code cache ${state}\n`);
+  if (report && cachedData) {
+    process.stderr.write(`taskdown: code cache ${script.cachedDataRejected ? 'rejected' : 'used'}\n`);
   }
-  return script;
+  if (cacheOut) process.once('exit', () => writeFileSync(cacheOut, script.createCachedData()));
+  const run = script.runInThisContext() as (
+    exports: object,
+    require: NodeJS.Require,
+    module: { exports: object },
+    filename: string,
+    dirname: string,
+  ) => void;
+  const module = { exports: {} };
+  run(module.exports, createRequire(filename), module, filename, path.dirname(filename));
 }
-
-const script = compile();
-const cacheOut = process.env.TASKDOWN_WRITE_CODE_CACHE;
-if (cacheOut) process.once('exit', () => writeFileSync(cacheOut, script.createCachedData()));
-else capYoungGeneration();
-
-const run = script.runInThisContext() as (
-  exports: object,
-  require: NodeJS.Require,
-  module: { exports: object },
-  filename: string,
-  dirname: string,
-) => void;
-const module = { exports: {} };
-run(module.exports, createRequire(filename), module, filename, path.dirname(filename));

@@ -1,11 +1,20 @@
 /** The `taskdown` command line: flags, environment, exit codes and one-line errors. */
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { writeFile, mkdir } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import nodeModule from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { runCli, startTestServer } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/temp.js';
+
+const execFileAsync = promisify(execFile);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const DIST_BIN = path.join(ROOT, 'dist', 'bin');
 
 /** One line on stderr, no stack trace. */
 function assertOneLine(stderr: string, pattern: RegExp): void {
@@ -33,10 +42,72 @@ describe('taskdown CLI', () => {
     assert.match(version.stdout.trim(), /^\d+\.\d+\.\d+/);
   });
 
-  it('runs the bundle with the code cache the build wrote (not rejected by this Node)', async () => {
-    const res = await runCli(['--version'], { TASKDOWN_CODE_CACHE_REPORT: '1' });
+  it('loads the bundle with the code cache the build wrote for this Node', async () => {
+    const cache = path.join(DIST_BIN, `server.cjs.${process.versions.v8}.cache`);
+    assert.ok(
+      existsSync(cache),
+      `dist/ was built by another Node: run \`npm run build\` with ${process.version}`,
+    );
+    const res = await runCli(['--version'], { TASKDOWN_LAUNCH_REPORT: '1' });
     assert.equal(res.code, 0, res.stderr);
-    assert.equal(res.stderr.trim(), 'taskdown: code cache used');
+    assert.match(res.stderr, /^taskdown: code cache used$/m);
+  });
+
+  it('runs the server with an 8 MB young generation where Node can restart itself with it', async () => {
+    const canExec = typeof (process as { execve?: unknown }).execve === 'function';
+    const res = await runCli(['--version'], { TASKDOWN_LAUNCH_REPORT: '1', NODE_OPTIONS: '' });
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(
+      res.stderr,
+      canExec ? /^taskdown: node options --max-semi-space-size=4$/m : /^taskdown: node options \(none\)$/m,
+    );
+    // A size the user chose is left alone.
+    const own = await runCli(['--version'], {
+      TASKDOWN_LAUNCH_REPORT: '1',
+      NODE_OPTIONS: '--max-semi-space-size=16',
+    });
+    assert.match(own.stderr, /^taskdown: node options \(none\)$/m);
+  });
+
+  it("with a build made by another Node, uses Node's own compile cache where Node has one", async () => {
+    // The executable and bundle without the build's cache, as a build by another Node leaves them.
+    const tmp = await tempDir();
+    try {
+      const bin = path.join(tmp.dir, 'pkg', 'dist', 'bin');
+      await mkdir(bin, { recursive: true });
+      for (const file of ['taskdown.js', 'server.cjs'])
+        await copyFile(path.join(DIST_BIN, file), path.join(bin, file));
+      await writeFile(
+        path.join(tmp.dir, 'pkg', 'package.json'),
+        '{"name":"taskdown","version":"0.0.1","type":"module"}',
+      );
+      await symlink(path.join(ROOT, 'node_modules'), path.join(tmp.dir, 'pkg', 'node_modules'));
+      // NODE_COMPILE_CACHE empty: the launcher's call decides, and the cache goes to the temp folder.
+      const env = {
+        ...process.env,
+        TASKDOWN_LAUNCH_REPORT: '1',
+        NODE_COMPILE_CACHE: '',
+        TMPDIR: tmp.dir,
+      };
+      const res = await execFileAsync(process.execPath, [path.join(bin, 'taskdown.js'), '--version'], {
+        env,
+      });
+      assert.equal(res.stdout.trim(), '0.0.1');
+      if (typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function') {
+        const dir = path.join(tmp.dir, 'node-compile-cache');
+        assert.match(res.stderr, new RegExp(`^taskdown: compile cache ENABLED in ${dir}$`, 'm'));
+        // This start wrote the bundle's cache for the next one.
+        const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+        assert.ok(
+          entries.some((e) => e.isFile()),
+          'no compile cache written',
+        );
+      } else {
+        assert.match(res.stderr, /^taskdown: no code cache for this Node$/m);
+      }
+    } finally {
+      await tmp.cleanup();
+    }
   });
 
   it('exits 2 with one clear line on usage errors', async () => {
