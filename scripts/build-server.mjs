@@ -2,6 +2,7 @@
 //   dist/bin/server.cjs         the server: src/cli/main.ts and everything it imports, dependencies
 //                               included, in one CommonJS file (esbuild)
 //   dist/bin/taskdown.js        the launcher (src/cli/launcher.ts, package.json "bin")
+//   dist/bin/THIRD-PARTY-NOTICES.txt  licences of the packages bundled into server.cjs
 //   dist/bin/server.cjs.<V8 version>.cache
 //                               V8 code cache of server.cjs for the Node that ran the build,
 //                               written by the warm-up run below (other Nodes use their own
@@ -15,29 +16,37 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { writeThirdPartyNotices } from './lib/third-party-notices.mjs';
 
 const OUT = 'dist/bin';
 const SERVER = `${OUT}/server.cjs`;
 const LAUNCHER = `${OUT}/taskdown.js`;
 const CACHE = `${SERVER}.${process.versions.v8}.cache`;
+const PACKAGE = JSON.parse(readFileSync('package.json', 'utf8'));
 rmSync(OUT, { recursive: true, force: true });
 
-await build({
+const server = await build({
   entryPoints: ['src/cli/main.ts'],
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
   outfile: SERVER,
+  // For development (`node --enable-source-maps`); the package does not ship it (5 MB).
   sourcemap: 'linked',
-  // swagger-ui-dist is a folder of static files served as they are, not code to bundle. The NLP
-  // parser (tasknotes-nlp-core with chrono's locale tables, 0.6 MB) loads on the first NLP request
-  // only, from node_modules; bundled, its non-ASCII regular expressions would also make V8 hold
-  // the whole bundle's source as a two-byte string. better-sqlite3 is a native addon: its
-  // JavaScript finds the compiled `.node` file relative to its own package folder. The MCP SDK and
-  // zod (~1 MB bundled) load on the first MCP request only (at once in `taskdown mcp`), from
-  // node_modules as well: a server no agent talks to never compiles them.
-  external: ['swagger-ui-dist', 'tasknotes-nlp-core', 'better-sqlite3', '@modelcontextprotocol/sdk', 'zod'],
+  // Every package in `dependencies` is installed with Taskdown and loaded from node_modules; all
+  // other code is bundled (those packages are devDependencies), so nothing is both. Installed:
+  // swagger-ui-dist, a folder of static files served as they are; the NLP parser
+  // (tasknotes-nlp-core with chrono's locale tables, 0.6 MB), which loads on the first NLP request
+  // only and, bundled, would make V8 hold the whole bundle's source as a two-byte string (its
+  // regular expressions are not ASCII); better-sqlite3, a native addon whose JavaScript finds the
+  // compiled `.node` file relative to its own package folder; the MCP SDK and zod (~1 MB), which
+  // load on the first MCP request only (at once in `taskdown mcp`), so a server no agent talks to
+  // never compiles them; rrule and semver, which the NLP parser and better-sqlite3's install step
+  // need installed anyway.
+  external: Object.keys(PACKAGE.dependencies ?? {}),
+  // The licence notices of what is bundled are written beside the bundle (below).
+  metafile: true,
   // import() becomes require(): V8 code-cached functions cannot use the dynamic import callback
   // of a vm.Script (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and the NLP parser ships CommonJS.
   supported: { 'dynamic-import': false },
@@ -62,6 +71,8 @@ await build({
   logLevel: 'warning',
 });
 chmodSync(LAUNCHER, 0o755);
+
+writeThirdPartyNotices(server.metafile, `${OUT}/THIRD-PARTY-NOTICES.txt`, SERVER);
 
 // The source is held in memory as long as the server runs: as a one-byte string when it is ASCII.
 if (readFileSync(SERVER).some((byte) => byte > 0x7f)) throw new Error(`${SERVER} is not ASCII`);

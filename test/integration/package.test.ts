@@ -1,0 +1,196 @@
+/**
+ * The npm package as a user gets it: `npm pack` of the built project, installed from the tarball
+ * into a temporary prefix, `taskdown serve --create-demo --port 0` answering a health request —
+ * also when the package's code cache was made by another Node version.
+ *
+ * The tarball is packed with --ignore-scripts from the build `npm test` just made (packing runs
+ * `prepare`, a full build, which would replace dist/ under the other tests' feet). The install
+ * skips install scripts as well and copies better-sqlite3's compiled addon from this checkout:
+ * compiling it again from source takes minutes, and it is the same Node's build of the same version.
+ */
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { copyFile, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { tempDir } from '../helpers/temp.js';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+interface PackEntry {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  files: { path: string; size: number }[];
+}
+
+function get(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+/** Starts the installed executable as npm linked it; resolves with its health answer. */
+async function serveAndCheck(
+  bin: string,
+  dir: string,
+): Promise<{ status: number; body: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    [
+      bin,
+      'serve',
+      '--create-demo',
+      '--vault',
+      path.join(dir, 'vault'),
+      '--data-dir',
+      path.join(dir, 'data'),
+      '--port',
+      '0',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        TASKDOWN_LOG_LEVEL: 'warn',
+        NODE_COMPILE_CACHE: path.join(dir, 'compile-cache'),
+      },
+    },
+  );
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => {
+        out += c;
+        const m = /taskdown listening on (\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      void exited.then(() => reject(new Error(`the installed taskdown exited before listening:\n${stderr}`)));
+    });
+    return { ...(await get(`${url}/api/health`)), stderr };
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+describe('the npm package', () => {
+  let tmp: { dir: string; cleanup: () => Promise<void> };
+  let pack: PackEntry;
+  let installed: string;
+  let bin: string;
+
+  before(async () => {
+    tmp = await tempDir('taskdown-package-');
+    const { stdout } = await run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp.dir], {
+      cwd: ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    pack = (JSON.parse(stdout) as PackEntry[])[0]!;
+    const prefix = path.join(tmp.dir, 'prefix');
+    await mkdir(prefix);
+    await run(
+      NPM,
+      [
+        'install',
+        '--prefix',
+        prefix,
+        '--ignore-scripts',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        path.join(tmp.dir, pack.filename),
+      ],
+      { cwd: tmp.dir, maxBuffer: 16 * 1024 * 1024 },
+    );
+    installed = path.join(prefix, 'node_modules', 'taskdown');
+    bin = path.join(prefix, 'node_modules', '.bin', 'taskdown');
+    const addon = path.join('node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+    await mkdir(path.dirname(path.join(prefix, addon)), { recursive: true });
+    await copyFile(path.join(ROOT, addon), path.join(prefix, addon));
+  });
+  after(() => tmp?.cleanup());
+
+  it('ships what runs and nothing else', () => {
+    const files = pack.files.map((f) => f.path).sort();
+    for (const needed of [
+      'LICENSE',
+      'README.md',
+      'package.json',
+      'dist/bin/taskdown.js',
+      'dist/bin/server.cjs',
+      'dist/bin/THIRD-PARTY-NOTICES.txt',
+      'dist/web/index.html',
+      'dist/web/THIRD-PARTY-NOTICES.txt',
+    ]) {
+      assert.ok(files.includes(needed), `${needed} is not in the package`);
+    }
+    assert.deepEqual(
+      files.filter((f) => /\.map$|^dist\/src\/|^src\/|^test\/|^bench\/|^conformance\//.test(f)),
+      [],
+      'source maps, sources, tests or fixtures in the package',
+    );
+    assert.ok(
+      files.some((f) => /^dist\/bin\/server\.cjs\..+\.cache$/.test(f)),
+      'no code cache in the package',
+    );
+    assert.ok(pack.unpackedSize < 8 * 1024 * 1024, `unpacked size ${pack.unpackedSize}`);
+  });
+
+  it('installs no package that is bundled as well', async () => {
+    // What the bundle holds, as its notices list it; none of it may also come from node_modules.
+    const notices = await readFile(path.join(installed, 'dist', 'bin', 'THIRD-PARTY-NOTICES.txt'), 'utf8');
+    const bundled = [...notices.matchAll(/^(@?[^@\s]+)@\S+ \(/gm)].map((m) => m[1]!);
+    assert.ok(bundled.includes('fastify'), 'the notices list no bundled package');
+    const installedNames = new Set<string>();
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await readdir(dir).catch(() => [] as string[])) {
+        if (entry.startsWith('.')) continue;
+        if (entry.startsWith('@')) {
+          for (const scoped of await readdir(path.join(dir, entry))) {
+            installedNames.add(`${entry}/${scoped}`);
+            await walk(path.join(dir, entry, scoped, 'node_modules'));
+          }
+        } else {
+          installedNames.add(entry);
+          await walk(path.join(dir, entry, 'node_modules'));
+        }
+      }
+    };
+    await walk(path.join(tmp.dir, 'prefix', 'node_modules'));
+    assert.deepEqual(
+      bundled.filter((name) => installedNames.has(name)),
+      [],
+    );
+  });
+
+  it('serves a demo vault from the installed package', async () => {
+    const res = await serveAndCheck(bin, path.join(tmp.dir, 'run-1'));
+    assert.equal(res.status, 200, res.stderr);
+    assert.equal((JSON.parse(res.body) as { data: { status: string } }).data.status, 'ok');
+  });
+
+  it('serves as well with a code cache made by another Node version', async () => {
+    const binDir = path.join(installed, 'dist', 'bin');
+    const own = (await readdir(binDir)).find((f) => f.endsWith('.cache'))!;
+    // The build's cache named for another V8, and garbage under this V8's name: neither is usable.
+    await rename(path.join(binDir, own), path.join(binDir, 'server.cjs.0.0.0-other.cache'));
+    await writeFile(path.join(binDir, `server.cjs.${process.versions.v8}.cache`), 'not a code cache');
+    const res = await serveAndCheck(bin, path.join(tmp.dir, 'run-2'));
+    assert.equal(res.status, 200, res.stderr);
+  });
+});
