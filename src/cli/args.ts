@@ -59,32 +59,30 @@ const SERVE_ONLY = ['port', 'host', 'allowed-hosts', 'create-demo'] as const;
 
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
+/** The options of `taskdown serve`; their help text is HELP above. */
+const OPTIONS = {
+  vault: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  token: { type: 'string' },
+  'token-file': { type: 'string' },
+  'allowed-hosts': { type: 'string' },
+  'data-dir': { type: 'string' },
+  'log-level': { type: 'string' },
+  'webhook-timeout-ms': { type: 'string' },
+  'retention-days': { type: 'string' },
+  'retention-records': { type: 'string' },
+  'create-demo': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
 export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        vault: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        token: { type: 'string' },
-        'token-file': { type: 'string' },
-        'allowed-hosts': { type: 'string' },
-        'data-dir': { type: 'string' },
-        'log-level': { type: 'string' },
-        'webhook-timeout-ms': { type: 'string' },
-        'retention-days': { type: 'string' },
-        'retention-records': { type: 'string' },
-        'create-demo': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]);
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
+  } catch {
+    throw new UsageError(explainArgs(argv));
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help' };
@@ -188,12 +186,38 @@ function readTokenFile(file: string): string {
   return token;
 }
 
+/**
+ * What is wrong with a command line that parseArgs refused, in Taskdown's words: its messages
+ * speak of positional arguments and "--" escapes that a user of this command never needs.
+ */
+function explainArgs(argv: string[]): string {
+  const { tokens } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+    options: OPTIONS,
+  });
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    const option = (OPTIONS as Record<string, { type: 'string' | 'boolean' }>)[token.name];
+    if (!option) return `unknown option ${token.rawName} (see "taskdown --help")`;
+    if (option.type === 'string' && token.value === undefined) {
+      return `${token.rawName} needs a value (see "taskdown --help")`;
+    }
+    if (option.type === 'boolean' && token.inlineValue) return `${token.rawName} takes no value`;
+  }
+  return 'invalid command line (see "taskdown --help")';
+}
+
 function checkDir(dir: string, what: string): void {
   let stat;
   try {
     stat = statSync(dir);
   } catch {
-    throw new UsageError(`${what} folder ${dir} does not exist`);
+    const hint =
+      what === 'vault' ? ' (check the path, or add --create-demo to start with a demo vault there)' : '';
+    throw new UsageError(`${what} folder ${dir} does not exist${hint}`);
   }
   if (!stat.isDirectory()) throw new UsageError(`${what} ${dir} is not a folder`);
   try {

@@ -115,8 +115,14 @@ describe('taskdown CLI', () => {
       [[], /missing command/],
       [['launch'], /unknown command "launch"/],
       [['serve'], /--vault DIR is required/],
-      [['serve', '--vault', vault, '--bogus'], /Unknown option '--bogus'/],
-      [['serve', '--vault', path.join(vault, 'missing')], /does not exist/],
+      [
+        ['serve', '--vault', vault, '--bogus'],
+        /^taskdown: unknown option --bogus \(see "taskdown --help"\)$/,
+      ],
+      [
+        ['serve', '--vault', path.join(vault, 'missing')],
+        /does not exist \(check the path, or add --create-demo/,
+      ],
       [['serve', '--vault', vault, '--port', 'eighty'], /invalid port "eighty"/],
       [['serve', '--vault', vault, '--port', '70000'], /invalid port "70000"/],
       [['serve', '--vault', vault, '--log-level', 'loud'], /invalid log level/],
