@@ -9,7 +9,7 @@ import { chmod, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runCli, startTestServer, type TestServer } from '../helpers/server-process.js';
+import { runCli, startTestServer, waitFor, type TestServer } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/temp.js';
 
 const TOKEN = 'gate-test-token';
@@ -347,6 +347,8 @@ describe('--token-file and the wrong-token lockout', () => {
         authorization: `Bearer ${TOKEN}`,
       });
       assert.equal(locked.status, 429, 'the same client waits, even with the right token');
+      // The log is written asynchronously: wait for the line before counting it.
+      await waitFor(() => /wrong tokens from/.test(server.stderr()));
       assert.equal(server.stderr().match(/wrong tokens from/g)?.length, 1, server.stderr());
     } finally {
       await server.cleanup();
