@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The seed's interface release (the 40-route API this server implements). */
+/** The TaskNotes HTTP API interface release this server implements (40 routes). */
 export const INTERFACE_VERSION = '4.13.6';
 
 function findPackageJson(): { version: string } {

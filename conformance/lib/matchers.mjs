@@ -1,4 +1,4 @@
-// Assertion logic of the tasknotes-spec conformance suite (FIXTURE_FORMAT.md, RUNNER_GUIDE.md):
+// Assertion logic of the tasknotes-spec conformance suite (the fixture format and runner guide of tasknotes-spec, see conformance/tasknotes-spec/README.md):
 // a deep partial matcher with the $regex / $contains / $oneOf / $ref directives, and the five
 // assertion kinds. Each check returns null on success or a short failure message.
 

@@ -1,4 +1,4 @@
-// Loads the fixture suite, decides which fixtures a claim covers (RUNNER_GUIDE.md step 3), runs
+// Loads the fixture suite, decides which fixtures a claim covers (as tasknotes-spec's runner guide says), runs
 // them through an adapter and tallies pass/fail/skip per file. Shared by `conformance/run.mjs`
 // and `test/conformance/conformance.test.ts`.
 import { readFileSync } from 'node:fs';

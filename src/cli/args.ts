@@ -227,7 +227,7 @@ function checkDir(dir: string, what: string): void {
   }
 }
 
-/** SPEC §1: a non-loopback bind without any token is refused. */
+/** README "Security": a non-loopback bind without any token is refused. */
 export function checkExposure(host: string, effectiveToken: string | null): void {
   if (!isLoopbackHost(host) && !effectiveToken) {
     throw new UsageError(

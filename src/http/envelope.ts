@@ -1,4 +1,4 @@
-/** The response envelope of SPEC §3, in one place. */
+/** The response envelope of docs/api-decisions.md, in one place. */
 import { Type, type TSchema } from '@sinclair/typebox';
 
 export const successBody = (data: unknown): string => JSON.stringify({ success: true, data });

@@ -1,4 +1,4 @@
-/** POST /api/bases/default-files/update against the real server (reference other-routes.md §7). */
+/** POST /api/bases/default-files/update against the real server (as in the TaskNotes plugin). */
 import assert from 'node:assert/strict';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Calendar routes against the real server (reference other-routes.md §6): ICS feeds fetched from
+ * Calendar routes against the real server (as in the TaskNotes plugin): ICS feeds fetched from
  * a local HTTP server and a vault file, Google and Microsoft APIs behind a local OAuth token
  * endpoint, merged events, and failing feeds that never break a route.
  */

@@ -5,7 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { launchBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server-process.js';
 
-// The seed's route list: 40 routes of interface release 4.13.6.
+// The interface's route list: 40 routes of interface release 4.13.6.
 const SEED_ROUTES = `
 POST /api/bases/default-files/update
 GET /api/calendars
@@ -73,7 +73,7 @@ describe('API documentation', () => {
     assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2)?.slice(0, 2000));
   });
 
-  it('lists all 40 seed routes with {id} path parameters and schemas', async () => {
+  it('lists all 40 routes of the interface with {id} path parameters and schemas', async () => {
     const doc = (await server.request('GET', '/api/docs')).body;
     assert.equal(SEED_ROUTES.length, 40);
     for (const { method, path } of SEED_ROUTES) {

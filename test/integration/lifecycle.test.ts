@@ -1,4 +1,4 @@
-/** SPEC §1: the demo vault behind `npm start`, and shutdown that lets in-flight writes finish. */
+/** README "Security": the demo vault behind `npm start`, and shutdown that lets in-flight writes finish. */
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';

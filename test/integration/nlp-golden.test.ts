@@ -1,6 +1,6 @@
 /**
  * NLP golden cases against the real server: the same text gives the same parsed fields as the
- * reference (other-routes.md §3.6 observations plus one case per feature), with a fixed
+ * TaskNotes plugin (its observed examples plus one case per feature), with a fixed
  * reference instant (Sunday 2026-11-22 05:02 UTC) and the server in UTC / en-US.
  */
 import assert from 'node:assert/strict';

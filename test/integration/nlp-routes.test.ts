@@ -1,4 +1,4 @@
-/** POST /api/nlp/parse and /api/nlp/create against the real server (reference other-routes.md §2, §3). */
+/** POST /api/nlp/parse and /api/nlp/create against the real server (as in the TaskNotes plugin). */
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';

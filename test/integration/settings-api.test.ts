@@ -1,7 +1,7 @@
 /**
  * The settings page's backend (/settings-api/*) and static files against the real server: the
- * API switch and token (SPEC §3), the command-line token override, auth and CORS on the page's
- * routes, and webhook management that shares the /api/webhooks set (seed point 5, SPEC §4).
+ * API switch and token (docs/api-decisions.md), the command-line token override, auth and CORS on the page's
+ * routes, and webhook management that shares the /api/webhooks set (as on the TaskNotes plugin's settings page, docs/api-decisions.md).
  */
 import assert from 'node:assert/strict';
 import { readFile, stat } from 'node:fs/promises';

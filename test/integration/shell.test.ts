@@ -1,4 +1,4 @@
-/** The HTTP shell of SPEC §3 against the real server process. */
+/** The HTTP shell of docs/api-decisions.md against the real server process. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server-process.js';

@@ -1,4 +1,4 @@
-/** Task routes against the real server process (reference tasks.md §2.1–§2.7, SPEC §6). */
+/** Task routes against the real server process (the TaskNotes plugin, docs/api-decisions.md). */
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-/** The four webhook routes (seed "Webhook routes", SPEC §4) against the real server process. */
+/** The four webhook routes (docs/api-decisions.md) against the real server process. */
 import assert from 'node:assert/strict';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The default `.base` files, one per TaskNotes command (reference other-routes.md §7 and the
+ * The default `.base` files, one per TaskNotes command (the TaskNotes plugin and the
  * plugin's published "Default Base Templates"): mini calendar, kanban, task lists, calendar,
  * agenda, pomodoro statistics and relationships, generated from the current settings.
  */

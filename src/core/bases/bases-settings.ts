@@ -1,7 +1,7 @@
 /**
  * What the default `.base` templates are generated from: task identification, field mapping,
- * statuses, priorities, visible properties and the command → file mapping (reference
- * other-routes.md §7), taken from the effective TaskNotes settings.
+ * statuses, priorities, visible properties and the command → file mapping (as in the
+ * TaskNotes plugin), taken from the effective TaskNotes settings.
  */
 import type { FieldMapping } from '../tasks/field-mapping.js';
 import { excludedFolderList, type TaskNotesSettings } from '../tasks/tasknotes-settings.js';

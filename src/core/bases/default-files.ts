@@ -1,5 +1,5 @@
 /**
- * POST /api/bases/default-files/update (reference other-routes.md §7): writes every configured
+ * POST /api/bases/default-files/update (as in the TaskNotes plugin): writes every configured
  * default `.base` file from the current settings, overwriting existing files. Paths are reported
  * exactly as configured; a write failure ends the run with the lists so far. Writes are atomic and stay inside the vault: a path that escapes it or
  * points into `.obsidian/` or the data dir is skipped, never written.

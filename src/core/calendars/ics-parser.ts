@@ -1,5 +1,5 @@
 /**
- * ICS text → calendar events (reference other-routes.md §6.2), with ical.js.
+ * ICS text → calendar events (as in the TaskNotes plugin), with ical.js.
  *
  * - Zones: VTIMEZONE blocks in the file are used by ical.js directly; TZIDs without a block are
  *   resolved through time-zones.ts (IANA names, Windows names, "(UTC+01:00)" labels); floating

@@ -1,7 +1,7 @@
 /**
  * ICS subscriptions: the list in settings (add/update/remove with validation, shared by the API
  * and the settings page), fetching with a per-subscription refresh timer on the injected Clock,
- * and the freshness rules of the events route (reference other-routes.md §6.1, §6.3).
+ * and the freshness rules of the events route (as in the TaskNotes plugin).
  *
  * A feed that cannot be fetched or parsed never breaks a route: the error is kept as `lastError`
  * and the previous events stay cached.

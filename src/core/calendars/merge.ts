@@ -1,5 +1,5 @@
 /**
- * Merging events from every source for GET /api/calendars/events (reference other-routes.md
+ * Merging events from every source for GET /api/calendars/events (the TaskNotes plugin
  * §6.3): tag each with its provider, drop those outside the window, sort by start (stable), and
  * count per provider.
  */

@@ -1,5 +1,5 @@
 /**
- * The event catalogue: the 14 event names of the seed and the shape of each one's `data`, plus
+ * The event catalogue: the 14 event names of the interface and the shape of each one's `data`, plus
  * `webhook.ping`, the test event a user sends to one webhook. This table is the single source
  * for the bus's types, the webhook name validation, the settings page's event list, the event
  * journal and the OpenAPI `webhooks` section.

@@ -1,6 +1,6 @@
 /**
- * The slice of the TaskNotes settings that configures the natural-language parser (reference
- * other-routes.md §3.2), taken from the effective settings the task service reports (defaults
+ * The slice of the TaskNotes settings that configures the natural-language parser (as in the
+ * TaskNotes plugin), taken from the effective settings the task service reports (defaults
  * overlaid by `.obsidian/plugins/tasknotes/data.json`, see tasknotes-settings.ts), so a vault
  * without a data.json parses exactly like a fresh TaskNotes install.
  */

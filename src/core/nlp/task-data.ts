@@ -1,6 +1,6 @@
 /**
- * Turns parser output into the creation data that POST /api/tasks accepts (reference
- * other-routes.md §3.5): defaults for status and priority, `date[Thh:mm]` for due/scheduled,
+ * Turns parser output into the creation data that POST /api/tasks accepts (as in the
+ * TaskNotes plugin): defaults for status and priority, `date[Thh:mm]` for due/scheduled,
  * normalised tags, and user fields under their frontmatter keys.
  */
 import { localIsoTimestamp } from '../tasks/local-time.js';

@@ -1,6 +1,6 @@
 /**
  * The natural-language parser: `tasknotes-nlp-core` plus the four post-processing steps that the
- * reference keeps in its plugin adapter (other-routes.md §3.3 step 6), so one text yields the same
+ * TaskNotes plugin keeps in its own adapter, so one text yields the same
  * fields as TaskNotes does.
  *
  * The core reads "now" from `new Date()` when it calls chrono. To let a request pin the reference

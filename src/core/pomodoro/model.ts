@@ -1,5 +1,5 @@
 /**
- * Pomodoro data (reference other-routes.md §5.1): sessions, the timer state and the persisted
+ * Pomodoro data (as in the TaskNotes plugin): sessions, the timer state and the persisted
  * file. Keys follow the plugin's data.json (`pomodoroState`, `pomodoroHistory`, ...) so state
  * stays recognisable to anyone who knows TaskNotes. Timestamps are local time with offset.
  */
@@ -96,7 +96,7 @@ export function clampSeconds(minutes: number): number {
   return Math.min(MAX_SECONDS, Math.max(MIN_SECONDS, Math.floor(minutes * 60 + 1e-9)));
 }
 
-/** Break lengths are clamped further: short 1–30 min, long 1–60 min (reference §5.2). */
+/** Break lengths are clamped further: short 1–30 min, long 1–60 min (as in the TaskNotes plugin). */
 export function breakSeconds(type: 'short-break' | 'long-break', settings: PomodoroSettings): number {
   const [minutes, max] =
     type === 'short-break' ? [settings.shortBreakDuration, 30] : [settings.longBreakDuration, 60];

@@ -1,5 +1,5 @@
 /**
- * The pomodoro state machine (reference other-routes.md §5.2) with a deadline timer on the
+ * The pomodoro state machine (as in the TaskNotes plugin) with a deadline timer on the
  * injected Clock, so a session completes on time with no request arriving. State and history are
  * saved to `<data dir>/pomodoro.json` on every transition; a session that was running when the
  * server stopped keeps running in wall-clock time (its open active period stays open) and is
@@ -333,7 +333,7 @@ export class PomodoroService {
     const session = this.begin(type, duration, task?.path);
     await this.save();
     if (task) await this.track('start', task.path);
-    // Breaks announce themselves too: the seed's pomodoro.started is "a session begins", and a
+    // Breaks announce themselves too: the interface's pomodoro.started is "a session begins", and a
     // break that later emits pomodoro.completed should have been announced.
     this.options.events.emit('pomodoro.started', {
       session: structuredClone(session),

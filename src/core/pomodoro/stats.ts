@@ -1,5 +1,5 @@
 /**
- * Pomodoro history read models (reference other-routes.md §5.3). Days are the literal
+ * Pomodoro history read models (as in the TaskNotes plugin). Days are the literal
  * `YYYY-MM-DD` prefix of the stored local timestamp, i.e. the local calendar day of the start.
  * (The reference filtered `sessions` by UTC day but `stats` by local day; both use local here.)
  */

@@ -1,9 +1,9 @@
 /**
- * Date handling of FilterQuery (reference tasks.md §1.10 and §2.10). Stored dates are
+ * Date handling of FilterQuery (as in the TaskNotes plugin). Stored dates are
  * `YYYY-MM-DD` or `YYYY-MM-DDTHH:mm[:ss[.sss]]` with an optional offset; comparisons treat times
  * as naive wall-clock (the offset is ignored, as the reference does), and a date-only value
  * counts as the end of its day when compared with a date-time. "Today" is the LOCAL calendar day
- * everywhere (SPEC §6 fixes the reference's UTC overdue).
+ * everywhere (docs/api-decisions.md; unlike the TaskNotes plugin's UTC overdue).
  */
 import { addDays, isDay } from '../recurrence/day.js';
 

@@ -1,5 +1,5 @@
 /**
- * FilterQuery evaluation (reference tasks.md §2.10): a validated tree is compiled once into a
+ * FilterQuery evaluation (as in the TaskNotes plugin): a validated tree is compiled once into a
  * predicate, so per-task work is only reading values and comparing. Condition values (relative
  * dates included) are resolved at compile time against the run's local "today".
  */

@@ -1,5 +1,5 @@
 /**
- * `GET /api/filter-options` (reference tasks.md §2.11): the configured statuses and priorities,
+ * `GET /api/filter-options` (as in the TaskNotes plugin): the configured statuses and priorities,
  * the values found in tasks, and one entry per user field with the operators it supports.
  * Computed from the task list on each call: over 10,000 tasks this is a few milliseconds, so the
  * reference's 5-minute cache (and its invalidation) would add staleness for nothing.

@@ -1,7 +1,7 @@
 /**
- * Grouping of query results (reference tasks.md §2.10 "Grouping"). Every task lands in exactly
+ * Grouping of query results (as in the TaskNotes plugin). Every task lands in exactly
  * ONE group: the reference puts a task under each of its projects or tags, which duplicates it
- * in the flattened result and in `filtered` (SPEC §6 fixes that); here a multi-valued task goes
+ * in the flattened result and in `filtered` (fixed here, docs/api-decisions.md); here a multi-valued task goes
  * to the group of its first project or first tag. Input order is kept inside each group, so a
  * sorted input stays sorted per group.
  */

@@ -1,5 +1,5 @@
 /**
- * The filterable properties (reference tasks.md §2.10 table): for each, its kind, the operators
+ * The filterable properties (as in the TaskNotes plugin): for each, its kind, the operators
  * it accepts and how its value is read from a task. `user:<fieldId>` properties are built from
  * the configured user fields, with operators by field type (the same lists filter-options
  * advertises).
@@ -42,7 +42,7 @@ export const KIND_OPERATORS: Readonly<Record<PropertyKind, readonly Operator[]>>
   presence: EMPTY,
 };
 
-/** User fields: operators per field type (reference §2.11 `supportedOperators`). */
+/** User fields: operators per field type (as in the TaskNotes plugin). */
 export const USER_FIELD_OPERATORS: Readonly<Record<UserFieldType, readonly Operator[]>> = {
   boolean: ['is-checked', 'is-not-checked'],
   number: ['is', 'is-not', ...COMPARE, ...EMPTY],
@@ -127,7 +127,7 @@ export function listTokens(raw: unknown): string[] {
   return tokens;
 }
 
-/** The user field value converted by type (reference §2.10 `user:<fieldId>`). */
+/** The user field value converted by type (as in the TaskNotes plugin). */
 export function userValue(raw: unknown, type: UserFieldType): unknown {
   if (raw === undefined || raw === null) return undefined;
   switch (type) {

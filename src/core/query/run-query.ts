@@ -1,7 +1,7 @@
 /**
  * One `POST /api/tasks/query` run over a task list: validate, filter, sort, group, flatten, page.
  * `total` counts every task in the vault and `filtered` every task that matches (before paging);
- * grouping only orders the result (each task once, SPEC §6), so `filtered` never counts a task
+ * grouping only orders the result (each task once, docs/api-decisions.md), so `filtered` never counts a task
  * twice.
  */
 import type { TaskInfo } from '../tasks/task-info.js';

@@ -1,5 +1,5 @@
 /**
- * Sorting of query results (reference tasks.md §2.10 "Sorting"). Keys are computed once per task
+ * Sorting of query results (as in the TaskNotes plugin). Keys are computed once per task
  * (decorate-sort-undecorate), so a 10,000-task sort parses each date once rather than on every
  * comparison. Ties go through a fixed chain that the direction does not affect: due, scheduled,
  * priority (higher weight first), title; the primary key is skipped in that chain.

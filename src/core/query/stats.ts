@@ -1,6 +1,6 @@
 /**
- * `GET /api/stats` (reference tasks.md §2.12), computed over every task. `overdue` uses the LOCAL
- * clock (SPEC §6 fixes the reference's UTC string comparison): a date-only due is overdue once
+ * `GET /api/stats` (as in the TaskNotes plugin), computed over every task. `overdue` uses the LOCAL
+ * clock (docs/api-decisions.md; unlike the TaskNotes plugin's UTC string comparison): a date-only due is overdue once
  * its local day is over, a date-time due once its time has passed.
  */
 import type { TaskInfo } from '../tasks/task-info.js';

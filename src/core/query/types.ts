@@ -1,5 +1,5 @@
 /**
- * FilterQuery vocabulary (reference tasks.md §2.10): the node shapes a client sends to
+ * FilterQuery vocabulary (as in the TaskNotes plugin): the node shapes a client sends to
  * `POST /api/tasks/query`, and the settings the engine needs to interpret them. The engine is a
  * pure module over `TaskInfo[]`; it never reads the vault itself.
  */

@@ -1,6 +1,6 @@
 /**
  * FilterQuery validation. The reference checks the tree up front but answers an invalid query
- * with an empty 200; SPEC §6 makes every failure a 400 that says what is wrong and where
+ * with an empty 200; Taskdown makes (docs/api-decisions.md) every failure a 400 that says what is wrong and where
  * (`root.children[1]`). Checked: node shape, conjunctions, known properties (user fields
  * included), operators allowed for the property's type, condition values, sort and group keys,
  * paging (`limit`, `offset`), and that those options sit on the root only. Node ids are optional

@@ -1,6 +1,6 @@
 /**
  * Calendar days as `YYYY-MM-DD` strings. Recurrence works at day granularity with UTC-midnight
- * anchors (reference tasks.md §1.10): a day string maps to the Date at 00:00 UTC of that day, so
+ * anchors (as in the TaskNotes plugin): a day string maps to the Date at 00:00 UTC of that day, so
  * day arithmetic never meets a DST transition.
  */
 const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
 /**
  * Writing DTSTART. A date-only source gives `YYYYMMDD`; a source with a time gives the real UTC
  * instant `YYYYMMDDTHHMMSSZ`. The reference writes local wall-clock digits with a `Z` (quirk 12);
- * SPEC §6 fixes that: a naive time (`2025-12-30T09:00`) is the server's local time, converted.
+ * fixed here, docs/api-decisions.md: a naive time (`2025-12-30T09:00`) is the server's local time, converted.
  */
 import { dayOf, isDay, timeOf } from './day.js';
 import { hasDtstart, RecurrenceSyntaxError, setDtstartValue } from './rule.js';

@@ -63,7 +63,7 @@ export function recalculate(
 }
 
 /**
- * The instance a requested day belongs to, for the scheduled anchor (reference tasks.md §2.8):
+ * The instance a requested day belongs to, for the scheduled anchor (as in the TaskNotes plugin):
  * the day itself when the rule produces it; otherwise the latest open occurrence shortly before
  * it; otherwise the next open occurrence; otherwise the day itself. A completion-anchored task
  * has no fixed chain, so its instance is always the requested day.

@@ -1,7 +1,7 @@
 /**
  * Reading the `date` of the recurring routes. complete-instance takes any ISO 8601 date or
- * date-time (reference §2.8) and acts on the calendar day written in it; materialize, skip and
- * unskip take `YYYY-MM-DD`, a date-time being cut to its date part (reference §2.9). Unlike the
+ * date-time (as in the TaskNotes plugin) and acts on the calendar day written in it; materialize, skip and
+ * unskip take `YYYY-MM-DD`, a date-time being cut to its date part (as in the TaskNotes plugin). Unlike the
  * reference, an unparseable value is a 400, never an empty date.
  */
 import { invalid } from '../errors.js';

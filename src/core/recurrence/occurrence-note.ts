@@ -1,6 +1,6 @@
 /**
  * Materialized occurrences: a separate task note standing for one instance of a recurring
- * parent (reference tasks.md §2.9). This module plans the new note's fields and recognises an
+ * parent (as in the TaskNotes plugin). This module plans the new note's fields and recognises an
  * existing occurrence note of a (parent, day) pair; the service does the I/O.
  */
 import { linkTarget } from '../links/parse.js';

@@ -3,9 +3,9 @@
  * or another program through the watcher):
  *
  * - an occurrence note moving into a completed status completes its instance on the parent and
- *   emits recurring.instance.completed (seed Recurring rule 1); leaving it reopens the instance;
+ *   emits recurring.instance.completed (the interface's first recurring rule); leaving it reopens the instance;
  * - days newly added to a recurring task's `skipped_instances` by an edit emit
- *   recurring.instance.skipped for virtual instances only (SPEC §4, rules 2 and 3). The service's
+ *   recurring.instance.skipped for virtual instances only (docs/api-decisions.md, rules 2 and 3). The service's
  *   own skip writes are silent, so the skip route is never reported twice.
  */
 import type { EventBus } from '../events/bus.js';

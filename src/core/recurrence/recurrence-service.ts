@@ -1,6 +1,6 @@
 /**
- * The recurring-task commands: complete an instance (reference §2.8), materialize an occurrence
- * note (§2.9), skip and unskip an instance (SPEC §4), and the parent reconciliation that follows
+ * The recurring-task commands: complete an instance (as in the TaskNotes plugin), materialize an occurrence
+ * note, skip and unskip an instance (docs/api-decisions.md), and the parent reconciliation that follows
  * when an occurrence note is completed or reopened by any path (API, PUT, another program).
  *
  * Parent writes made here are silent edits (no task.updated): their meaning is carried by the
@@ -214,7 +214,7 @@ export class RecurrenceService {
     }
   }
 
-  /** No date given: the scheduled day for the scheduled anchor, else today (reference §2.8). */
+  /** No date given: the scheduled day for the scheduled anchor, else today (as in the TaskNotes plugin). */
   private defaultInstant(parent: RecurringTask): { day: string; targetDate: string } {
     const scheduled = parent.recurrence_anchor !== 'completion' ? dayOf(parent.scheduled) : undefined;
     const day = scheduled ?? localDay(this.deps.clock.now());
@@ -317,7 +317,7 @@ export class RecurrenceService {
 
   /**
    * The occurrence note of (parent, day): its `recurrence_parent` resolves to the parent, or, when
-   * the link resolves to nothing, names the parent's path or basename (reference §2.8).
+   * the link resolves to nothing, names the parent's path or basename (as in the TaskNotes plugin).
    */
   private findOccurrence(parent: TaskInfo, day: string): TaskInfo | undefined {
     return this.deps.tasks.list().find((t) => {
@@ -327,7 +327,7 @@ export class RecurrenceService {
     });
   }
 
-  /** The parent's own `occurrenceFilenameTemplate` property wins over the setting (reference §1.7). */
+  /** The parent's own `occurrenceFilenameTemplate` property wins over the setting (as in the TaskNotes plugin). */
   private occurrenceTemplate(parent: TaskInfo, fromSettings: string): string {
     const own = this.deps.tasks.settings().occurrenceFilenameTemplateProperty;
     const value = own ? this.deps.tasks.frontmatter(parent.path)?.[own] : undefined;

@@ -1,5 +1,5 @@
 /**
- * PUT adjustment (reference tasks.md §2.4): when a task's `recurrence` changes to a different
+ * PUT adjustment (as in the TaskNotes plugin): when a task's `recurrence` changes to a different
  * rule, its scheduled and due dates move to the next open instance on or after today, due keeping
  * its offset per `maintainDueDateOffsetInRecurring`. A rule that cannot be evaluated is rejected
  * (tasknotes-spec §4.3.2), so nothing is written.

@@ -7,7 +7,7 @@
  * DTSTART values keep TaskNotes' "floating" convention internally: a date-time is represented
  * by its local wall-clock digits in a UTC Date, which is how rrule evaluates rules without a
  * time zone and what keeps occurrence days equal to the user's calendar days. A stored value
- * with `Z` is a real UTC instant (SPEC §6) and is converted to the server's local wall clock.
+ * with `Z` is a real UTC instant (docs/api-decisions.md) and is converted to the server's local wall clock.
  */
 import rrulePkg from 'rrule';
 import { isDay } from './day.js';

@@ -10,7 +10,7 @@
  *
  * The time part of `scheduled` and `due` is kept. `due` follows the original scheduled→due day
  * offset when `maintainDueOffset` is on, or when it would otherwise fall before the new
- * scheduled day (reference tasks.md §2.8); otherwise it is left alone.
+ * scheduled day (as in the TaskNotes plugin); otherwise it is left alone.
  */
 import { addDays, daysBetween, dayOf, withTimeOf } from './day.js';
 import { Series } from './series.js';

@@ -134,7 +134,7 @@ export class Series {
   }
 
   /**
-   * How far back the reference looks for an instance a date belongs to (tasks.md §2.8): long
+   * How far back the TaskNotes plugin looks for an instance a date belongs to: long
    * enough to cover two periods of the rule, and never more than MAX_WINDOW_DAYS.
    */
   lookbackDays(): number {

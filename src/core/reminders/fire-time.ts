@@ -1,5 +1,5 @@
 /**
- * When a task's reminder fires and what it says (reference other-routes.md §8). Absolute times
+ * When a task's reminder fires and what it says (as in the TaskNotes plugin). Absolute times
  * without an offset are local wall-clock time; relative reminders add their ISO 8601 offset to the
  * task's `due` or `scheduled` (a date-only anchor means local midnight). Parsing is shared with
  * the tasknotes-spec validation in offsets.ts, so the scheduler and the validator agree.

@@ -103,13 +103,13 @@ export interface StatusLike {
   isCompleted?: boolean;
 }
 
-/** "Completed" means the status's config has `isCompleted: true` (reference §1.4). */
+/** "Completed" means the status's config has `isCompleted: true` (as in the TaskNotes plugin). */
 export function isCompletedStatus(status: string | undefined, statuses: readonly StatusLike[]): boolean {
   if (status === undefined) return false;
   return statuses.some((s) => s.value === status && s.isCompleted === true);
 }
 
-/** Value lookup of reference §1.4: value, unique label, unique ci value, unique ci label; else raw. */
+/** Value lookup of the TaskNotes plugin: value, unique label, unique ci value, unique ci label; else raw. */
 export function lookupConfigValue(raw: string, configs: readonly StatusLike[]): string {
   const exact = configs.find((c) => c.value === raw);
   if (exact) return exact.value;
@@ -126,7 +126,7 @@ export function lookupConfigValue(raw: string, configs: readonly StatusLike[]): 
   );
 }
 
-/** Tag normalisation of reference §1.1: trim, drop one leading `#`, whitespace runs → `-`. */
+/** Tag normalisation of the TaskNotes plugin: trim, drop one leading `#`, whitespace runs → `-`. */
 export function normalizeTag(tag: string): string {
   return tag.trim().replace(/^#/, '').replace(/\s+/g, '-');
 }
@@ -211,7 +211,7 @@ export interface NormalizeOptions {
 }
 
 /**
- * Frontmatter → TaskInfo fields (reference §1.5), without the computed ones (`id`, blocking,
+ * Frontmatter → TaskInfo fields (as in the TaskNotes plugin), without the computed ones (`id`, blocking,
  * `totalTrackedTime`). Keys whose value would be undefined are left out.
  */
 export function normalizeFrontmatter(
@@ -299,7 +299,7 @@ function normalizeField(field: TaskField, raw: unknown): unknown {
   }
 }
 
-/** null, undefined, a blank string or an empty list: what PUT and create treat as "no value" (SPEC §6). */
+/** null, undefined, a blank string or an empty list: what PUT and create treat as "no value" (docs/api-decisions.md). */
 export function isEmptyValue(value: unknown): boolean {
   return (
     value === undefined ||

@@ -1,5 +1,5 @@
 /**
- * Filenames and folders for new task notes (reference tasks.md §1.7).
+ * Filenames and folders for new task notes (as in the TaskNotes plugin).
  */
 import { randomUUID } from 'node:crypto';
 import { localDate } from './local-time.js';
@@ -189,7 +189,7 @@ function stripLink(link: string): string {
 
 /**
  * The first free `<folder>/<name>.md`, trying `-2` … `-999`, then a time-based fallback
- * (reference §1.7). `exists` is asked about vault-relative paths.
+ * (as in the TaskNotes plugin). `exists` is asked about vault-relative paths.
  */
 export async function uniqueNotePath(
   folder: string,

@@ -1,5 +1,5 @@
 /**
- * Which notes are tasks (reference tasks.md §1.1): by the task tag in frontmatter `tags`, or by a
+ * Which notes are tasks (as in the TaskNotes plugin): by the task tag in frontmatter `tags`, or by a
  * configured property. Also the inverse: making sure a written note keeps its identification.
  */
 import { normalizeTag, normalizeTags } from './field-mapping.js';
@@ -38,7 +38,7 @@ export function identificationPropertyValue(settings: TaskNotesSettings): string
 
 /**
  * Tags as they must be written: in tag mode the task tag first (unless a matching tag is already
- * present), then the given tags, de-duplicated (SPEC §6: a write never drops identification).
+ * present), then the given tags, de-duplicated (docs/api-decisions.md: a write never drops identification).
  */
 export function tagsWithIdentification(tags: readonly string[], settings: TaskNotesSettings): string[] {
   const out = normalizeTags([...tags]);
@@ -51,7 +51,7 @@ export function tagsWithIdentification(tags: readonly string[], settings: TaskNo
 
 /**
  * In property mode, the identifier property value to write given the current raw value: kept
- * when it already matches, a two-element list when it holds a different scalar (reference §1.1).
+ * when it already matches, a two-element list when it holds a different scalar (as in the TaskNotes plugin).
  */
 export function propertyIdentification(current: unknown, settings: TaskNotesSettings): unknown {
   const wanted = identificationPropertyValue(settings);

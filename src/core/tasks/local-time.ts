@@ -1,5 +1,5 @@
 /**
- * Local-time formats of the TaskNotes format (reference tasks.md §1.3, §1.10): `dateCreated` /
+ * Local-time formats of the TaskNotes format (as in the TaskNotes plugin): `dateCreated` /
  * `dateModified` are local ISO timestamps with milliseconds and offset, `completedDate` and the
  * default `scheduled` are the local calendar date. All take epoch ms from the injected Clock.
  */
@@ -24,8 +24,8 @@ export function localIsoTimestamp(ms: number): string {
 
 /**
  * The `DTSTART:` part for a rule anchored at a task date: `DTSTART:YYYYMMDD` for a date, and for a
- * local wall-clock datetime its real UTC instant `DTSTART:YYYYMMDDTHHMMSSZ` (SPEC §6 fixes the
- * reference's local digits with a `Z`).
+ * local wall-clock datetime its real UTC instant `DTSTART:YYYYMMDDTHHMMSSZ` (docs/api-decisions.md; the
+ * plugin's local digits with a `Z`).
  */
 export function dtstartFor(anchor: string): string | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(anchor);

@@ -1,6 +1,6 @@
 /**
- * The Markdown note layout: `---\n<yaml>---\n` frontmatter followed by the body (reference
- * tasks.md §1.6, §1.9). Parsing keeps the YAML Document so that updates change only the keys they
+ * The Markdown note layout: `---\n<yaml>---\n` frontmatter followed by the body (as in the
+ * TaskNotes plugin). Parsing keeps the YAML Document so that updates change only the keys they
  * touch and keep every other key, its position and its comments, and the body byte for byte.
  *
  * YAML is parsed with the 1.2 core schema: `due: 2025-01-15` stays a string, never a Date.
@@ -16,7 +16,7 @@ import { Document, isMap, isScalar, parseDocument, type ToStringOptions } from '
 import { detachString } from '../detach-string.js';
 import { readPlainYaml } from './plain-yaml.js';
 
-// An empty block (`---\n---`) does not match, so such a note is all body (reference §1.9).
+// An empty block (`---\n---`) does not match, so such a note is all body (as in the TaskNotes plugin).
 const FRONTMATTER_RE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
 const YAML_OUT: ToStringOptions = { lineWidth: 0, minContentWidth: 0 };

@@ -1,5 +1,5 @@
 /**
- * Plans a new task note from a POST /api/tasks body (reference tasks.md §2.2, §1.6, §1.7): the
+ * Plans a new task note from a POST /api/tasks body (as in the TaskNotes plugin): the
  * creation defaults, the frontmatter in its fixed key order, the folder and base filename. Pure
  * apart from reading the clock value it is given; the service picks the unique path and writes.
  */
@@ -128,7 +128,7 @@ export function planCreate(input: TaskCreateInput, settings: TaskNotesSettings, 
     if (written !== undefined && !isEmptyValue(written)) fm[mapping[field.mapping]] = written;
   }
 
-  // Tags: in tag mode the task tag first; `archived` is never added on create (reference §1.6).
+  // Tags: in tag mode the task tag first; `archived` is never added on create (as in the TaskNotes plugin).
   const tags =
     settings.taskIdentificationMethod === 'tag'
       ? tagsWithIdentification(requestTags, settings)
@@ -141,7 +141,7 @@ export function planCreate(input: TaskCreateInput, settings: TaskNotesSettings, 
   }
 
   // User fields: a client value (top level, then customProperties) wins over the field default
-  // (SPEC §6 fixes the reference letting defaults clobber client values).
+  // (docs/api-decisions.md: the plugin let defaults clobber client values).
   for (const field of settings.userFields) {
     const value =
       input[field.key] !== undefined

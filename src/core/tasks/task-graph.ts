@@ -1,6 +1,6 @@
 /**
  * Read shapes of indexed tasks: normalised frontmatter plus the computed fields `id`,
- * `totalTrackedTime`, `isBlocked`, `isBlocking` and `blocking` (reference tasks.md §1.5).
+ * `totalTrackedTime`, `isBlocked`, `isBlocking` and `blocking` (as in the TaskNotes plugin).
  *
  * Two derived structures make that cheap on large vaults: the link index (paths by lower-cased
  * path and basename) only changes when the set of task paths changes, and the reverse dependency

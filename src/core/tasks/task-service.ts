@@ -2,7 +2,7 @@
  * The task service: every read and write of task notes goes through here, and so does every
  * task event. Writes are atomic and serialized per note by the vault store; events are emitted
  * after the note is on disk and the index updated, for API calls and for edits made by other
- * programs alike (SPEC §4):
+ * programs alike (docs/api-decisions.md):
  * - a status change into a completed status emits only `task.completed`;
  * - any other change emits `task.updated` {task, previous};
  * - an archive toggle emits only `task.archived` / `task.unarchived`;
@@ -287,7 +287,7 @@ export class TaskService {
   }
 
   /**
-   * PUT /api/tasks/:id: a partial update with SPEC §6 semantics (null/[] deletes a field, tags keep
+   * PUT /api/tasks/:id: a partial update with docs/api-decisions.md semantics (null/[] deletes a field, tags keep
    * the identification tag, a title that differs from the filename stays in frontmatter). The
    * result has `details` when the patch had it.
    */
@@ -324,7 +324,7 @@ export class TaskService {
     return task;
   }
 
-  /** Two-state toggle: completed → default status, otherwise → first completed status (reference §2.6). */
+  /** Two-state toggle: completed → default status, otherwise → first completed status (as in the TaskNotes plugin). */
   async toggleStatus(id: string, options: ToggleOptions = {}): Promise<TaskInfo> {
     const { before, after } = await this.modify(
       id,
@@ -697,7 +697,7 @@ export class TaskService {
     }
   }
 
-  /** Edits by other programs emit the same events as API edits (SPEC §4). */
+  /** Edits by other programs emit the same events as API edits (docs/api-decisions.md). */
   private onExternalChange(change: NoteChange<ParsedNote>): void {
     if (change.kind === 'added') {
       this.options.events.emit('task.created', { task: this.view(change.after) });

@@ -1,8 +1,8 @@
 /**
- * The TaskNotes plugin settings Taskdown uses — the on-disk format (reference tasks.md §1.2–§1.4),
- * the natural-language parser (other-routes.md §3.2), the pomodoro (§5.1) and the default `.base`
- * files (§7): the plugin's defaults, merged with `<vault>/.obsidian/plugins/tasknotes/data.json`
- * when that file exists. This is the only reader of that file; Taskdown never writes it (SPEC §2).
+ * The TaskNotes plugin settings Taskdown uses — the on-disk format,
+ * the natural-language parser, the pomodoro and the default `.base`
+ * files: the plugin's defaults, merged with `<vault>/.obsidian/plugins/tasknotes/data.json`
+ * when that file exists. This is the only reader of that file; Taskdown never writes it (docs/architecture.md).
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';

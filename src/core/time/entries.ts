@@ -1,5 +1,5 @@
 /**
- * The rules of time entries in a task's `timeEntries` list (reference other-routes.md §4.1–4.2).
+ * The rules of time entries in a task's `timeEntries` list (as in the TaskNotes plugin).
  * Pure functions over the list: the time service wraps them in a locked read-modify-write.
  */
 import { conflict } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * Read models of tracked time (reference other-routes.md §4.6–4.8): a task's report, the running
+ * Read models of tracked time (as in the TaskNotes plugin): a task's report, the running
  * sessions and the period summary. Pure functions of the tasks and a fixed `now`, so the rules are
  * tested with exact clocks.
  */
@@ -98,7 +98,7 @@ function parseBound(text: string, name: 'from' | 'to'): number {
   return ms;
 }
 
-/** The [start, end] range of a summary period (reference §4.8 table). */
+/** The [start, end] range of a summary period (as in the TaskNotes plugin). */
 export function summaryRange(query: SummaryQuery, now: number): { start: number; end: number } {
   const period = query.period ?? 'today';
   switch (period) {

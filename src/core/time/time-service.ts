@@ -1,5 +1,5 @@
 /**
- * Time tracking on tasks (reference other-routes.md §4): starting and stopping entries in a
+ * Time tracking on tasks (as in the TaskNotes plugin): starting and stopping entries in a
  * task's `timeEntries` through the task service's locked read-modify-write, and the read models.
  *
  * Events: `time.started` / `time.stopped` carry the task after the change and the entry that was

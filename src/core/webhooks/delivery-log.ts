@@ -1,5 +1,5 @@
 /**
- * The delivery history (seed "Delivery record", Limits): the last 100 deliveries, in memory
+ * The delivery history (docs/api-decisions.md): the last 100 deliveries, in memory
  * only, oldest first. The engine keeps mutating a record while it retries, so a listing shows
  * each record as it stands (`pending` mid-retry). A record trimmed from the log still finishes
  * its attempts; it is only no longer listed.

@@ -1,5 +1,5 @@
 /**
- * The delivery engine (seed "Delivery behavior", SPEC §4). It listens to every domain event and
+ * The delivery engine (docs/api-decisions.md). It listens to every domain event and
  * knows nothing about where events come from, so all 14 events, from the API, the file watcher
  * or timers, are delivered by the same code.
  *

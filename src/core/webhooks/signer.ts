@@ -1,5 +1,5 @@
 /**
- * Delivery signatures (seed "Signature"): lowercase hex HMAC-SHA256 of exactly the body bytes
+ * Delivery signatures (docs/api-decisions.md): lowercase hex HMAC-SHA256 of exactly the body bytes
  * sent, keyed with the secret's UTF-8 text (not its hex-decoded bytes: the reference does the
  * same, and receivers in the wild verify that way).
  */

@@ -1,5 +1,5 @@
 /**
- * Webhook shapes (SPEC §4): the configuration as stored in the data dir, the view that every
+ * Webhook shapes (docs/api-decisions.md): the configuration as stored in the data dir, the view that every
  * listing returns (no secret), and the delivery record of the in-memory log. The schemas also
  * document the webhook routes in OpenAPI.
  */
@@ -68,7 +68,7 @@ export const DeliveryRecordSchema = Type.Object({
 });
 export type DeliveryRecord = Static<typeof DeliveryRecordSchema>;
 
-/** The body every delivery starts from (seed "Envelope"). */
+/** The body every delivery starts from (docs/api-decisions.md). */
 export interface EventEnvelope {
   event: EventName;
   timestamp: string;

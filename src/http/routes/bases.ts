@@ -1,4 +1,4 @@
-/** Bases route (reference other-routes.md §7). */
+/** Bases route (as in the TaskNotes plugin). */
 import { Type } from '@sinclair/typebox';
 import { defineRoute, ok, type RouteSpec } from '../route.js';
 

@@ -1,4 +1,4 @@
-/** Calendar routes (reference other-routes.md §6.3). */
+/** Calendar routes (as in the TaskNotes plugin). */
 import { Type } from '@sinclair/typebox';
 import { CalendarEventSchema } from '../../core/calendars/types.js';
 import { defineRoute, ok, type RouteSpec } from '../route.js';

@@ -1,4 +1,4 @@
-/** Natural-language routes (reference other-routes.md §2, §3; SPEC §4 for the create event). */
+/** Natural-language routes (the TaskNotes plugin; docs/api-decisions.md for the create event). */
 import { Type } from '@sinclair/typebox';
 import { TEXT_REQUIRED } from '../../core/nlp/nlp-service.js';
 import { CreateTaskBodySchema, TaskInfoSchema } from '../../core/tasks/task-fields.js';

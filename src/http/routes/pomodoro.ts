@@ -1,4 +1,4 @@
-/** Pomodoro routes (reference other-routes.md §5.3). The pomodoro service emits the events. */
+/** Pomodoro routes (as in the TaskNotes plugin). The pomodoro service emits the events. */
 import { Type } from '@sinclair/typebox';
 import { validateDateString } from '../../core/dates/parse.js';
 import { invalid } from '../../core/errors.js';

@@ -1,6 +1,6 @@
 /**
- * Recurring-task routes (reference tasks.md §2.8, §2.9) and Taskdown's skip/unskip additions
- * (SPEC §4). Handlers only translate: the recurrence service validates, writes and emits.
+ * Recurring-task routes (as in the TaskNotes plugin) and Taskdown's skip/unskip additions
+ * (docs/api-decisions.md). Handlers only translate: the recurrence service validates, writes and emits.
  */
 import { Type } from '@sinclair/typebox';
 import { DATE_REQUIRED } from '../../core/recurrence/instance-date.js';
@@ -20,10 +20,10 @@ const DateBody = Type.Object(
   { additionalProperties: true, errorMessage: DATE_REQUIRED },
 );
 
-/** The creation echo of a new note (reference §2.2): frontmatter keys, path, tags, details. */
+/** The creation echo of a new note (as in the TaskNotes plugin): frontmatter keys, path, tags, details. */
 const CreationEcho = Type.Object(
   {},
-  { additionalProperties: true, description: 'Creation echo (tasks.md §2.2)' },
+  { additionalProperties: true, description: 'Creation echo of the new note' },
 );
 
 export const recurrenceRoutes: RouteSpec[] = [

@@ -1,7 +1,7 @@
 /**
- * The settings page's webhook routes: the same registry as /api/webhooks (seed point 5: "the
+ * The settings page's webhook routes: the same registry as /api/webhooks (as the TaskNotes plugin's settings do: "the
  * API and the settings interface manage the same set of webhooks"), plus what only the page
- * does: edit, enable/disable (re-enabling resets failureCount, SPEC §4). Like the reference UI,
+ * does: edit, enable/disable (re-enabling resets failureCount, docs/api-decisions.md). Like the reference UI,
  * the page cannot choose an id or a secret.
  */
 import { Type } from '@sinclair/typebox';

@@ -1,5 +1,5 @@
 /**
- * The settings page's JSON backend, outside /api (seed "What the service does" 2 and 5): the
+ * The settings page's JSON backend, outside /api (the TaskNotes plugin's Integrations settings): the
  * page must be able to switch the HTTP API back on, so these routes are not behind the
  * API-enabled switch, but they need the token like /api does (src/http/gates/). They are
  * hidden from the OpenAPI document, which describes the 40-route interface only.

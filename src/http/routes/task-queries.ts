@@ -1,6 +1,6 @@
 /**
  * Read-only task queries: `POST /api/tasks/query` (FilterQuery), `GET /api/filter-options` and
- * `GET /api/stats` (reference tasks.md §2.10–§2.12). The engine lives in core/query; these
+ * `GET /api/stats` (as in the TaskNotes plugin). The engine lives in core/query; these
  * handlers only bind it to the live index and the clock.
  */
 import {

@@ -1,4 +1,4 @@
-/** Task routes (reference tasks.md §2). Handlers call the task service; it emits the events. */
+/** Task routes (as in the TaskNotes plugin). Handlers call the task service; it emits the events. */
 import { Type } from '@sinclair/typebox';
 import { hasListFilters, type ListParams } from '../../core/query/list-filters.js';
 import { BUILTIN_SORT_KEYS } from '../../core/query/types.js';

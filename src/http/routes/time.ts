@@ -1,4 +1,4 @@
-/** Time-tracking routes (reference other-routes.md §4). The time service emits the events. */
+/** Time-tracking routes (as in the TaskNotes plugin). The time service emits the events. */
 import { Type } from '@sinclair/typebox';
 import { TaskInfoSchema } from '../../core/tasks/task-info.js';
 import { taskResult } from '../conditional.js';

@@ -1,5 +1,5 @@
 /**
- * Webhook routes (seed "Webhook routes", SPEC §4). Validation messages live in the schemas
+ * Webhook routes (docs/api-decisions.md). Validation messages live in the schemas
  * (`errorMessage`) and are the registry's own, so the API and the settings page agree.
  */
 import { Type } from '@sinclair/typebox';

@@ -1,5 +1,5 @@
 /**
- * One webhook (seed point 5): URL, active/inactive, success and failure counts, events,
+ * One webhook (as on the TaskNotes plugin's settings page): URL, active/inactive, success and failure counts, events,
  * transform file or "Raw payload (no transform)", a warning when custom headers are off, and
  * the enable switch, edit and delete.
  */

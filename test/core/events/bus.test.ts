@@ -9,7 +9,7 @@ import { sampleTask } from '../../helpers/sample-task.js';
 const task = sampleTask();
 
 describe('event catalogue', () => {
-  it('has the 14 seed event names', () => {
+  it('has the 14 event names of the interface', () => {
     assert.deepEqual([...EVENT_NAMES].sort(), [
       'pomodoro.completed',
       'pomodoro.interrupted',

@@ -1,4 +1,4 @@
-/** Parser output → creation data (reference other-routes.md §3.5). */
+/** Parser output → creation data (as in the TaskNotes plugin). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { nlpSettingsFrom } from '../../../src/core/nlp/nlp-settings.js';

@@ -78,7 +78,7 @@ describe('DTSTART generation and time zones', () => {
     else process.env.TZ = savedTz;
   });
 
-  it('writes a date-only DTSTART for a date and real UTC for a local time (SPEC §6)', () => {
+  it('writes a date-only DTSTART for a date and real UTC for a local time (docs/api-decisions.md)', () => {
     assert.equal(dtstartValue('2025-12-30'), '20251230');
     // 09:00 in Sydney (UTC+11 in December) is 22:00 UTC the day before.
     assert.equal(dtstartValue('2025-12-30T09:00'), '20251229T220000Z');

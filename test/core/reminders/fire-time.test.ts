@@ -1,4 +1,4 @@
-/** Reminder fire times and messages (reference other-routes.md §8) in a fixed zone. */
+/** Reminder fire times and messages (as in the TaskNotes plugin) in a fixed zone. */
 process.env.TZ = 'Europe/Berlin';
 
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-/** Field mapping: frontmatter ↔ TaskInfo normalisation (reference tasks.md §1.3–§1.5). */
+/** Field mapping: frontmatter ↔ TaskInfo normalisation (as in the TaskNotes plugin). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {

@@ -1,4 +1,4 @@
-/** Filenames and folders of new notes (reference tasks.md §1.7). */
+/** Filenames and folders of new notes (as in the TaskNotes plugin). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {

@@ -1,4 +1,4 @@
-/** Task identification by tag or property (reference tasks.md §1.1). */
+/** Task identification by tag or property (as in the TaskNotes plugin). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {

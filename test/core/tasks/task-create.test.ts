@@ -1,4 +1,4 @@
-/** Planning a new note from a POST body (reference tasks.md §2.2, §1.6). */
+/** Planning a new note from a POST body (as in the TaskNotes plugin). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { planCreate } from '../../../src/core/tasks/task-create.js';

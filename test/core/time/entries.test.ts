@@ -1,4 +1,4 @@
-/** Time entry rules (reference other-routes.md §4.1–4.2) with fixed instants. */
+/** Time entry rules (as in the TaskNotes plugin) with fixed instants. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { activeEntry, entryMinutes, startEntry, stopEntry } from '../../../src/core/time/entries.js';

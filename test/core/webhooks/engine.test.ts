@@ -37,7 +37,7 @@ describe('webhook delivery engine', () => {
     assert.equal(req.headers['x-service-event'], 'task.created');
     assert.equal(req.headers['x-service-signature'], sign(hook.secret, req.raw));
     assert.match(String(req.headers['x-service-delivery-id']), /^del_\d+_[0-9a-z]+$/);
-    // Compact JSON, and the exact envelope of the seed.
+    // Compact JSON, and the exact envelope of the interface.
     assert.equal(req.raw.toString('utf8'), JSON.stringify(req.body));
     assert.deepEqual(req.body, {
       event: 'task.created',
