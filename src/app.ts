@@ -11,6 +11,7 @@ import { AuthLockout } from './http/gates/auth-lockout.js';
 import { HostPolicy } from './http/gates/host.js';
 import { allRoutes } from './http/routes/index.js';
 import { buildHttpServer } from './http/server.js';
+import { EventStreamHub } from './http/sse/stream-hub.js';
 import { createServices, type Services } from './services.js';
 
 /** How long shutdown waits for in-flight requests before closing their connections. */
@@ -44,6 +45,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     services,
     config,
     log,
+    streams: new EventStreamHub({ journal: services.journal, clock: services.clock, log }),
     address: () => bound,
     openapi: () => (http as FastifyInstance).swagger() as unknown as Record<string, unknown>,
   };
@@ -81,6 +83,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       // them as they do, or the keep-alive timeout (72 s) would hold the exit. In-flight requests
       // get up to DRAIN_LIMIT_MS before their connections are cut.
       const server = app.server;
+      // Event streams never end by themselves: end them first, so their connections go idle.
+      ctx.streams.finishAll();
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
       const limit = setTimeout(() => server.closeAllConnections(), DRAIN_LIMIT_MS);
       try {

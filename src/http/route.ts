@@ -6,6 +6,7 @@
  * Handlers return the payload for the `{success:true,data}` envelope (or a raw body for the docs
  * routes) and throw DomainError/HttpError for failures; the shell builds every response.
  */
+import type { Readable } from 'node:stream';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from './context.js';
 
@@ -28,7 +29,8 @@ export interface JsonResult {
 export interface RawResult {
   kind: 'raw';
   status: number;
-  body: string | Buffer;
+  /** A Readable is piped to the client (the event stream); Fastify destroys it when the client leaves. */
+  body: string | Buffer | Readable;
   contentType: string;
   headers?: Record<string, string>;
 }

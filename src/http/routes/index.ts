@@ -2,6 +2,7 @@
 import type { RouteSpec } from '../route.js';
 import { basesRoutes } from './bases.js';
 import { calendarRoutes } from './calendars.js';
+import { eventRoutes } from './events.js';
 import { mcpRoutes } from './mcp.js';
 import { nlpRoutes } from './nlp.js';
 import { pomodoroRoutes } from './pomodoro.js';
@@ -22,6 +23,7 @@ export const allRoutes: RouteSpec[] = [
   ...systemRoutes,
   ...nlpRoutes,
   ...webhookRoutes,
+  ...eventRoutes,
   ...calendarRoutes,
   ...basesRoutes,
   ...mcpRoutes,
