@@ -270,14 +270,18 @@ export class TaskService {
     const plan = planCreate(input, settings, now);
     const folderRel = plan.folder;
     if (folderRel !== '') resolveVaultPath(this.policy, folderRel, 'tasks folder');
-    const task = await this.withFreePath(folderRel, options.baseName ?? plan.baseName, now, async (rel) => {
-      const text = serializeNewNote(plan.finalize(basenameOf(rel)), plan.details);
-      const record = await this.store.withLock(rel, () => this.store.write(rel, text));
-      return this.tagged(
-        { ...this.viewOf(rel, text, record), details: plan.details },
-        record?.hash ?? hashText(text),
-      );
-    });
+    // A file that appears at the chosen path meanwhile is never overwritten: another path is chosen.
+    const baseName = options.baseName ?? plan.baseName;
+    const task = await this.store.retryOnChange(`${folderRel}/${baseName}`, () =>
+      this.withFreePath(folderRel, baseName, now, async (rel) => {
+        const text = serializeNewNote(plan.finalize(basenameOf(rel)), plan.details);
+        const record = await this.store.withLock(rel, () => this.store.write(rel, text, null));
+        return this.tagged(
+          { ...this.viewOf(rel, text, record), details: plan.details },
+          record?.hash ?? hashText(text),
+        );
+      }),
+    );
     this.options.events.emit('task.created', {
       task,
       ...(options.source ? { source: options.source } : {}),
@@ -531,7 +535,9 @@ export class TaskService {
 
   /**
    * The shared write path: lock, fresh read, draft, diff, write (renaming when the title or the
-   * archive folder says so), index update, events.
+   * archive folder says so), index update, events. When another program changes the note between
+   * the read and the write, the whole change is computed again from the current note
+   * (VaultStore.retryOnChange), so its edit is never overwritten.
    */
   private async modify(
     id: string,
@@ -540,7 +546,7 @@ export class TaskService {
     precondition?: Precondition,
   ): Promise<{ before: TaskInfo; after: TaskInfo; details: string }> {
     const rel = this.locate(id);
-    const result = await this.store.withLock(rel, async () => {
+    const attempt = async () => {
       const record = await this.store.readFresh(rel);
       if (!record) throw notFound('Task not found');
       this.checkPrecondition(record, precondition);
@@ -563,7 +569,9 @@ export class TaskService {
       const commit = async (target: string) => {
         const text = updateNote(record.text, withTitle(plan, target, settings), plan.details);
         const written =
-          target === rel ? await this.store.write(rel, text) : await this.store.move(rel, target, text);
+          target === rel
+            ? await this.store.write(rel, text, record.hash)
+            : await this.store.move(rel, target, text, record.hash);
         const after = this.tagged(this.viewOf(target, text, written), written?.hash ?? hashText(text));
         const details = written ? written.parsed.details : (plan.details ?? record.parsed.details);
         return { before, after, details, changed: true };
@@ -580,7 +588,8 @@ export class TaskService {
         move.exact ? rel : undefined,
       );
       return { ...moved, referrers };
-    });
+    };
+    const result = await this.store.withLock(rel, () => this.store.retryOnChange(rel, attempt));
     if (result.changed && mode !== 'none') this.emitChange(result.before, result.after, mode);
     if ('referrers' in result && result.after.path !== rel && result.referrers.size > 0) {
       await this.retargetReferences(result.referrers, rel, result.after.path);

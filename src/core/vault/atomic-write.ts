@@ -1,22 +1,44 @@
 /**
- * Atomic file replacement: write a sibling temp file, fsync it, rename over the target.
+ * Atomic file replacement: write a sibling temp file, fsync it, rename it over the target.
  * Readers (Obsidian, sync tools, our watcher) therefore see either the old or the new content,
- * never a truncated file, and a crash mid-write leaves at most a stray temp file that the
- * scanner ignores (its name starts with `.` and ends with `.tmp`).
+ * never a truncated file, and a crash mid-write leaves at most a stray temp file, which the
+ * scanner skips and the next start removes (crash-debris.ts).
+ *
+ * Hand-written rather than the `write-file-atomic` package because of `replace`: a note write
+ * replaces the note only after checking it, in one synchronous step (docs/vault-safety.md), and
+ * that package offers no hook between its fsync and its rename. Like that package, it keeps the
+ * replaced file's mode and, where permitted, its owner.
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, renameSync } from 'node:fs';
 import path from 'node:path';
 
 export interface AtomicWriteOptions {
-  /** File mode for new files, e.g. 0o600 for files holding secrets. */
+  /**
+   * File mode to enforce, e.g. 0o600 for files holding secrets. Without it a replaced file keeps
+   * its mode and a new file gets the usual 0o666 less the umask.
+   */
   mode?: number;
   /** Create missing parent folders. */
   mkdir?: boolean;
+  /**
+   * The last step, instead of renaming the temp file over the target: must put the temp file's
+   * content at `target` (and may consume `tmp`), or throw to abort the write (a temp file left is
+   * removed).
+   */
+  replace?: (tmp: string, target: string) => void;
 }
 
+/** Temp files are `.<name>.<12 hex digits>.tmp` beside their target. */
+const TEMP_FILE = /^\..+\.[0-9a-f]{12}\.tmp$/;
+
 export function isTempFileName(name: string): boolean {
-  return name.startsWith('.') && name.endsWith('.tmp');
+  return TEMP_FILE.test(name);
+}
+
+/** A fresh temp file name beside `target`. */
+export function tempPathFor(target: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
 export async function writeFileAtomic(
@@ -26,9 +48,19 @@ export async function writeFileAtomic(
 ): Promise<void> {
   const dir = path.dirname(target);
   if (options.mkdir) await fs.mkdir(dir, { recursive: true });
-  const tmp = path.join(dir, `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await fs.open(tmp, 'wx', options.mode ?? 0o644);
+  const existing = await fs.stat(target).catch(() => undefined);
+  const mode = options.mode ?? (existing ? existing.mode & 0o7777 : undefined);
+  const tmp = tempPathFor(target);
+  const handle = await fs.open(tmp, 'wx', mode ?? 0o666);
   try {
+    if (existing && ownerDiffers(existing)) {
+      // Only root may give a file away, and a group only to one of the user's groups: keep what
+      // is permitted and go on (the note then belongs to the server's user, as with any editor).
+      await handle.chown(existing.uid, existing.gid).catch(() => handle.chown(-1, existing.gid).catch(() => {}));
+    }
+    // The mode given to open() is filtered by the umask; set it exactly (after chown, which may
+    // clear set-id bits).
+    if (mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(data);
     await handle.sync();
   } catch (err) {
@@ -38,11 +70,13 @@ export async function writeFileAtomic(
   }
   await handle.close();
   try {
-    await fs.rename(tmp, target);
-    // rename keeps the temp file's mode; enforce it for pre-existing targets too.
-    if (options.mode !== undefined) await fs.chmod(target, options.mode);
+    (options.replace ?? renameSync)(tmp, target);
   } catch (err) {
     await fs.rm(tmp, { force: true });
     throw err;
   }
+}
+
+function ownerDiffers(stat: { uid: number; gid: number }): boolean {
+  return process.getuid !== undefined && (stat.uid !== process.getuid() || stat.gid !== process.getgid?.());
 }

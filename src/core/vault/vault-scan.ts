@@ -50,6 +50,8 @@ export interface VaultWalk {
   folders: string[];
   /** The notes that are file links (their targets are watched separately). */
   links: string[];
+  /** Temp files of atomic writes (crash debris at start; see crash-debris.ts). */
+  temps: string[];
 }
 
 /**
@@ -61,6 +63,7 @@ export function walkVault(policy: VaultPathPolicy, from = ''): VaultWalk {
   const notes: string[] = [];
   const folders: string[] = [];
   const links: string[] = [];
+  const temps: string[] = [];
   const walk = (relDir: string): void => {
     let entries;
     try {
@@ -83,11 +86,13 @@ export function walkVault(policy: VaultPathPolicy, from = ''): VaultWalk {
           notes.push(rel);
           links.push(rel);
         }
+      } else if (entry.name.startsWith('.') && isTempFileName(entry.name) && !entry.isDirectory()) {
+        temps.push(rel);
       }
     }
   };
   walk(from);
-  return { notes, folders, links };
+  return { notes, folders, links, temps };
 }
 
 /** Parses a note's text: the parsed value for an indexed note, null for any other note; throws when broken. */
@@ -139,9 +144,11 @@ export async function scanVault<P>(
   policy: VaultPathPolicy,
   parse: NoteParser<P>,
   previous: ReadonlyMap<string, SnapshotEntry<P>>,
+  options: { clearDebris?: (temps: string[]) => void } = {},
 ): Promise<VaultScan<P>> {
   const startedAt = Date.now();
-  const { notes: rels, folders, links } = walkVault(policy);
+  const { notes: rels, folders, links, temps } = walkVault(policy);
+  options.clearDebris?.(temps);
   const notes: ScannedNote<P>[] = [];
   const unreadable: VaultScan<P>['unreadable'] = [];
   // Walked paths are already clean: concatenation, not path.join's normalisation, per note.

@@ -11,11 +11,15 @@
  *   not delivered yet is never overwritten unseen.
  * - A note that cannot be parsed (broken YAML) is logged once and left out; it never crashes.
  */
-import { promises as fs, readFile, statSync } from 'node:fs';
+import { promises as fs, mkdirSync, readFile, renameSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { conflict } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { tempPathFor, writeFileAtomic } from './atomic-write.js';
+import { checkedReplace } from './checked-replace.js';
+import { clearVaultDebris } from './crash-debris.js';
+import { NoteChangedError } from './note-changed.js';
 import { IndexSnapshot, type SnapshotEntry } from './index-snapshot.js';
 import { KeyedLock } from './keyed-lock.js';
 import type { VaultPathPolicy } from './paths.js';
@@ -43,6 +47,17 @@ export interface NoteRecord<P = unknown> {
 
 /** A record together with the note's current text, for a read-modify-write. */
 export type FreshNote<P> = NoteRecord<P> & { text: string };
+
+/** A read examined against the index (see VaultStore.examine). */
+interface Examined<P> {
+  hash?: string;
+  /** Same text as the record. */
+  unchanged?: true;
+  /** The new record when the text is an indexed note. */
+  after?: NoteRecord<P>;
+  /** Why the text could not be parsed. */
+  broken?: string;
+}
 
 export type NoteChange<P> =
   | { kind: 'added'; after: NoteRecord<P> }
@@ -83,8 +98,8 @@ export class VaultStore<P> {
   private readonly snapshot: IndexSnapshot<P> | undefined;
   private snapshotTimer: NodeJS.Timeout | undefined;
   private stopped = false;
-  /** Notes found empty once by the watcher, looked at again before an empty read counts. */
-  private readonly emptySeen = new Set<string>();
+  /** Task notes the watcher found gone, empty or not a task once, looked at again before that counts. */
+  private readonly unsettled = new Set<string>();
   private sortedCache: NoteRecord<P>[] | undefined;
   private versionCounter = 0;
   private pathsVersionCounter = 0;
@@ -129,9 +144,12 @@ export class VaultStore<P> {
     return () => this.fileListeners.delete(listener);
   }
 
-  /** Full scan into the index (no change reports), then starts the watcher. */
+  /**
+   * Full scan into the index (no change reports), then starts the watcher. The temp files a crash
+   * left in the note folders are removed by this first scan.
+   */
   async start(): Promise<void> {
-    const scan = await this.rescan();
+    const scan = await this.scan(true);
     this.startWatcher(scan.folders, scan.links);
   }
 
@@ -141,8 +159,15 @@ export class VaultStore<P> {
    * that are links.
    */
   async rescan(): Promise<{ folders: string[]; links: string[] }> {
+    return this.scan(false);
+  }
+
+  private async scan(atStart: boolean): Promise<{ folders: string[]; links: string[] }> {
+    const { policy, log } = this.options;
     const previous = this.snapshot?.load(this.options.snapshot?.key() ?? '') ?? new Map();
-    const scan = await scanVault(this.options.policy, this.options.parse, previous);
+    const scan = await scanVault(policy, this.options.parse, previous, {
+      ...(atStart ? { clearDebris: (temps: string[]) => clearVaultDebris(policy.root, temps, log) } : {}),
+    });
     this.adopt(scan);
     this.watcher?.watchLinks(scan.links);
     return scan;
@@ -255,15 +280,67 @@ export class VaultStore<P> {
   }
 
   /**
+   * Runs `attempt` (under the note's lock: a fresh read, the change computed from it, a write with
+   * that read's hash as basis) again while its write finds the note changed by another program
+   * since the read, so the change is re-applied to the current note instead of overwriting it.
+   * After MAX_WRITE_ATTEMPTS such collisions nothing is written and it fails with CONFLICT.
+   */
+  async retryOnChange<T>(rel: string, attempt: () => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await attempt();
+      } catch (err) {
+        if (!(err instanceof NoteChangedError)) throw err;
+        if (tries >= MAX_WRITE_ATTEMPTS) {
+          throw conflict(`${rel} kept changing on disk while it was being written; nothing was written, try again`);
+        }
+        this.options.log.debug({ path: rel, tries }, 'note changed on disk during a write; redoing the change');
+      }
+    }
+  }
+
+  /**
    * Under the note's lock: writes the note atomically (through to its target when the note is a
    * file link) and updates the index. Returns the new record, or undefined when the written text
    * is not a task note. A path the link rule refuses is never written (CONFLICT).
+   *
+   * `basis` is the hash of the text the new text was computed from (null: a new note, the path
+   * must still be free). The note is replaced only if it still is that text (checkedReplace); if
+   * another program changed it meanwhile, nothing is written and NoteChangedError is thrown (see
+   * retryOnChange).
    */
-  async write(rel: string, text: string): Promise<NoteRecord<P> | undefined> {
+  async write(rel: string, text: string, basis: string | null): Promise<NoteRecord<P> | undefined> {
+    await this.writeFile(rel, text, basis);
+    return this.index(rel, text);
+  }
+
+  /**
+   * Under the old note's lock: a rename that also changes content. The new content is written
+   * at the old path first (with the same re-check as `write`), then the note is renamed to
+   * `newRel` (unused; reserved by the caller): a crash at any point leaves exactly one note, and
+   * the watcher sees our own content arrive at the new path. Returns the new record as `write`.
+   */
+  async move(oldRel: string, newRel: string, text: string, basis: string): Promise<NoteRecord<P> | undefined> {
+    return this.lock.run(newRel, async () => {
+      await this.writeFile(oldRel, text, basis);
+      // The index holds what is on disk before the rename is tried (a redo then starts clean).
+      this.index(oldRel, text);
+      this.renameNote(oldRel, newRel);
+      this.notes.delete(oldRel);
+      this.touch();
+      return this.index(newRel, text);
+    });
+  }
+
+  private async writeFile(rel: string, text: string, basis: string | null): Promise<void> {
     const entry = inspectVaultPath(this.options.policy, rel);
     if (entry.kind === 'refused') throw refusedPath('write', rel);
     if (entry.kind === 'folder') throw refusedPath('write', rel, 'it is a folder');
-    await writeFileAtomic(entry.real, text, { mkdir: true });
+    await writeFileAtomic(entry.real, text, { mkdir: true, replace: checkedReplace(rel, basis ?? undefined) });
+  }
+
+  /** Indexes written text (when the path is a candidate note and the text a task). */
+  private index(rel: string, text: string): NoteRecord<P> | undefined {
     const record = isCandidateNote(this.options.policy, rel) ? this.parseRecord(rel, text) : undefined;
     const before = this.notes.get(rel);
     if (record) this.notes.set(rel, record);
@@ -274,15 +351,25 @@ export class VaultStore<P> {
   }
 
   /**
-   * Under the old note's lock: writes `text` to a new, unused path and removes the old file
-   * (a rename that also changes content). Returns the new record as `write` does.
+   * Renames a note to an unused path (synchronously: the check that it is unused and the rename
+   * are one step). A note that is a link moves as the link; when its folder changes, it is first
+   * replaced (atomically) by a link to the absolute target path, so it never dangles.
    */
-  async move(oldRel: string, newRel: string, text: string): Promise<NoteRecord<P> | undefined> {
-    const record = await this.write(newRel, text);
-    await fs.rm(this.abs(oldRel), { force: true });
-    this.notes.delete(oldRel);
-    this.touch();
-    return record;
+  private renameNote(oldRel: string, newRel: string): void {
+    const policy = this.options.policy;
+    const from = inspectVaultPath(policy, oldRel);
+    const to = inspectVaultPath(policy, newRel);
+    if (from.kind !== 'file') throw refusedPath('rename', oldRel);
+    if (to.kind === 'refused') throw refusedPath('write', newRel);
+    if (to.kind !== 'missing') throw new NoteChangedError(newRel);
+    const oldAbs = this.abs(oldRel);
+    mkdirSync(path.dirname(to.real), { recursive: true });
+    if (from.link && path.posix.dirname(oldRel) !== path.posix.dirname(newRel)) {
+      const tmp = tempPathFor(oldAbs);
+      symlinkSync(from.real, tmp);
+      renameSync(tmp, oldAbs);
+    }
+    renameSync(oldAbs, to.real);
   }
 
   /**
@@ -342,6 +429,32 @@ export class VaultStore<P> {
     }
   }
 
+  /**
+   * True while the note's file looks mid-rewrite in place: written after it was created (an
+   * atomic save, ours or another program's, is a new file complete when it appears) and less
+   * than QUIET_MS ago. Where the file system keeps no creation time, any recent write counts.
+   */
+  private beingRewritten(rel: string): boolean {
+    const entry = inspectVaultPath(this.options.policy, rel);
+    const stat = entry.kind === 'file' ? statSync(entry.real, { throwIfNoEntry: false }) : undefined;
+    if (!stat || stat.mtimeMs - stat.birthtimeMs <= IN_PLACE_MARGIN_MS) return false;
+    const age = Date.now() - stat.mtimeMs;
+    return age >= 0 && age < QUIET_MS;
+  }
+
+  /** What a read of a note found, compared with its record: parsed only when the text changed. */
+  private examine(rel: string, text: string | undefined, before: NoteRecord<P> | undefined): Examined<P> {
+    if (text === undefined) return {};
+    const hash = hashText(text);
+    if (before?.hash === hash) return { hash, unchanged: true };
+    try {
+      const parsed = this.options.parse(rel, text);
+      return parsed === null ? { hash } : { hash, after: { rel, hash, parsed } };
+    } catch (err) {
+      return { hash, broken: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
   /** Logs a broken note once per content. */
   private warnBroken(rel: string, hash: string, reason: string): void {
     if (this.broken.get(rel) === hash) return;
@@ -353,23 +466,44 @@ export class VaultStore<P> {
    * Brings one index entry in line with the disk; reports the change when there is one. Returns
    * the text read (undefined when the file is gone).
    *
-   * `fromWatcher`: a program that rewrites a note in place truncates it before writing the new
-   * text, and a read can land in between. An empty file where a task note was is looked at again
-   * EMPTY_NOTE_GRACE_MS later (or at the write's own event) before it counts, so a rewrite is not
-   * reported as a deletion followed by a creation (nor rebuilds every derived index twice).
+   * A program that rewrites a note in place truncates it before writing the new text (a slow one
+   * writes it in parts), and a read can land in between. A task note found gone, empty or no
+   * longer a task is therefore looked at again before that counts: the watcher looks once more
+   * UNSETTLED_GRACE_MS later (or at the write's own event). A request re-reads it every
+   * UNSETTLED_RETRY_MS for up to as long; it also waits while a task note changed by another
+   * program is being rewritten in place (beingRewritten), and gives up (CONFLICT, nothing
+   * changed) if that does not end within the grace: a write built on half of an in-place save
+   * would pass the re-check before its rename while the other program pauses mid-save, and the
+   * rest of that save would go to the replaced file. So a rewrite is one change, never a deletion
+   * followed by a creation, and a request never answers 404 for, nor builds on, a note being
+   * saved.
    */
   private async reconcile(rel: string, fromWatcher = false): Promise<string | undefined> {
     const before = this.notes.get(rel);
-    const text = await this.readText(rel);
-    if (fromWatcher && text === '' && before && !this.emptySeen.has(rel)) {
-      this.emptySeen.add(rel);
-      this.watcher?.recheck(rel, EMPTY_NOTE_GRACE_MS);
+    let text = await this.readText(rel);
+    let read = this.examine(rel, text, before);
+    if (fromWatcher && before && !read.unchanged && !read.after && !this.unsettled.has(rel)) {
+      this.unsettled.add(rel);
+      this.watcher?.recheck(rel, UNSETTLED_GRACE_MS);
       return text;
     }
-    this.emptySeen.delete(rel);
-    const hash = text === undefined ? undefined : hashText(text);
-    if (text !== undefined && before?.hash === hash) return text;
-    const after = text === undefined ? undefined : this.parseRecord(rel, text, hash);
+    if (!fromWatcher) {
+      // A request builds a write on what it reads: not on a note caught mid-save.
+      for (let waited = 0; waited < UNSETTLED_GRACE_MS; waited += UNSETTLED_RETRY_MS) {
+        if (read.unchanged || !before || (read.after && !this.beingRewritten(rel))) break;
+        await new Promise((resolve) => setTimeout(resolve, UNSETTLED_RETRY_MS));
+        text = await this.readText(rel);
+        read = this.examine(rel, text, before);
+      }
+      if (before && !read.unchanged && read.after && this.beingRewritten(rel)) {
+        throw conflict(`${rel} is being saved by another program right now; nothing was changed, try again`);
+      }
+    }
+    this.unsettled.delete(rel);
+    if (read.unchanged) return text;
+    if (read.broken !== undefined && read.hash !== undefined) this.warnBroken(rel, read.hash, read.broken);
+    else if (text !== undefined) this.broken.delete(rel);
+    const after = read.after;
     if (!before && !after) return text;
     if (after) this.notes.set(rel, after);
     else this.notes.delete(rel);
@@ -420,8 +554,20 @@ export class VaultStore<P> {
 const SNAPSHOT_SETTLED_MS = 2_000;
 /** Notes checked between two yields while the snapshot is prepared. */
 const SNAPSHOT_STAT_CHUNK = 500;
-/** How long a note found empty may stay so before it counts as emptied (see reconcile). */
-const EMPTY_NOTE_GRACE_MS = 250;
+/** Writes of one change before a note that keeps changing under it fails (see retryOnChange). */
+const MAX_WRITE_ATTEMPTS = 10;
+/** How long a task note may read as gone, empty or not a task before that counts (see reconcile). */
+const UNSETTLED_GRACE_MS = 250;
+/** A request's re-reads of such a note within UNSETTLED_GRACE_MS. */
+const UNSETTLED_RETRY_MS = 10;
+/**
+ * Quiet time after another program's in-place write before a request builds on the note: longer
+ * than the pauses of a program writing a note in parts, short enough to fit between the saves of
+ * a program saving every 20 ms.
+ */
+const QUIET_MS = 10;
+/** A file written this long after its creation was written in place (not saved atomically). */
+const IN_PLACE_MARGIN_MS = 5;
 /** Delay between a full scan and writing its snapshot (off the startup path). */
 const SNAPSHOT_DELAY_MS = 2_000;
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { isTempFileName, writeFileAtomic } from '../../../src/core/vault/atomic-write.js';
@@ -33,9 +33,58 @@ describe('writeFileAtomic', () => {
     await assert.rejects(writeFileAtomic(path.join(dir, 'missing/z.md'), 'x'), /ENOENT/);
   });
 
-  it('names temp files so scanners can skip them', () => {
-    assert.equal(isTempFileName('.a.md.1a2b3c.tmp'), true);
+  it('names temp files so scanners can skip them and a start can remove them', () => {
+    assert.equal(isTempFileName('.a.md.1a2b3c4d5e6f.tmp'), true);
     assert.equal(isTempFileName('a.md'), false);
+    // Another program's temp files are left alone.
+    assert.equal(isTempFileName('.a.md.tmp'), false);
+    assert.equal(isTempFileName('.a.md.1a2b3c.tmp'), false);
+  });
+
+  it('keeps the mode of the file it replaces, whatever the umask', async () => {
+    const file = path.join(dir, 'private.md');
+    await writeFile(file, 'old');
+    await chmod(file, 0o600);
+    await writeFileAtomic(file, 'new');
+    assert.equal((await stat(file)).mode & 0o7777, 0o600);
+    await chmod(file, 0o664);
+    const umask = process.umask(0o077);
+    try {
+      await writeFileAtomic(file, 'newer');
+    } finally {
+      process.umask(umask);
+    }
+    assert.equal((await stat(file)).mode & 0o7777, 0o664);
+  });
+
+  it('keeps the owner of the file it replaces where permitted', async (t) => {
+    // Root may give a file to anyone; another user only to one of their own groups.
+    const root = process.getuid?.() === 0;
+    const otherGroup = process.getgroups?.().find((g) => g !== process.getgid?.());
+    if (!root && otherGroup === undefined) return t.skip('not root, and the user belongs to one group only');
+    const uid = root ? 12345 : (process.getuid?.() ?? 0);
+    const gid = root ? 23456 : (otherGroup as number);
+    const file = path.join(dir, 'shared.md');
+    await writeFile(file, 'old');
+    await chown(file, uid, gid);
+    await writeFileAtomic(file, 'new');
+    const after = await stat(file);
+    assert.deepEqual([after.uid, after.gid], [uid, gid]);
+  });
+
+  it('ends with a replace step of its caller: a throwing one leaves the target and no temp file', async () => {
+    const file = path.join(dir, 'a.md');
+    await writeFile(file, 'old');
+    await assert.rejects(
+      writeFileAtomic(file, 'new', {
+        replace: () => {
+          throw new Error('changed');
+        },
+      }),
+      /changed/,
+    );
+    assert.equal(await readFile(file, 'utf8'), 'old');
+    assert.deepEqual(await readdir(dir), ['a.md']);
   });
 });
 

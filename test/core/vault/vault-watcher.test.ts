@@ -91,7 +91,7 @@ describe('vault watcher', () => {
   });
 
   it('does not report its own writes, and reports extra watched files', async () => {
-    await store.withLock('A.md', () => store.write('A.md', 'mine'));
+    await store.withLock('A.md', () => store.write('A.md', 'mine', store.get('A.md')?.hash ?? null));
     await writeFile(path.join(dir, '.obsidian/plugins/x/data.json'), '{"a":1}');
     await until(() => files.length > 0, 'data.json change');
     await new Promise((r) => setTimeout(r, 100));
@@ -117,7 +117,7 @@ describe('vault watcher', () => {
       await new Promise((r) => setTimeout(r, 150));
       assert.deepEqual(kinds(), ['removed Sub/B.md']);
       assert.equal(await store.readFresh('Sub/X.md'), undefined);
-      await assert.rejects(store.withLock('Sub/New.md', () => store.write('Sub/New.md', 'n')), /symbolic link/);
+      await assert.rejects(store.withLock('Sub/New.md', () => store.write('Sub/New.md', 'n', null)), /symbolic link/);
     } finally {
       await outside.cleanup();
     }
@@ -133,7 +133,7 @@ describe('vault watcher', () => {
       await until(() => store.get('Alias.md') !== undefined, 'link added');
       await writeFile(path.join(dir, '.store/T.md'), 't2');
       await until(() => store.get('Alias.md')?.parsed === 't2', "target's edit");
-      await store.withLock('Alias.md', () => store.write('Alias.md', 't3'));
+      await store.withLock('Alias.md', () => store.write('Alias.md', 't3', store.get('Alias.md')?.hash ?? null));
       await new Promise((r) => setTimeout(r, 150));
       assert.deepEqual(kinds(), ['added Alias.md', 'changed Alias.md']);
       assert.equal(store.get('Leak.md'), undefined);

@@ -1,0 +1,115 @@
+/**
+ * Note writes never overwrite another program's edit: the re-check right before the rename, the
+ * bounded redo, the request path's re-read of a note caught mid-save, and rename order.
+ */
+import assert from 'node:assert/strict';
+import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { DomainError } from '../../../src/core/errors.js';
+import { silentLogger as silent } from '../../../src/core/logger.js';
+import { NoteChangedError } from '../../../src/core/vault/note-changed.js';
+import { VaultStore, type NoteChange } from '../../../src/core/vault/vault-store.js';
+import { tempDir, writeFiles } from '../../helpers/temp.js';
+
+/** A note is indexed when it starts with `task`; its text is the parsed value. */
+const parse = (_rel: string, text: string): string | null => (text.startsWith('task') ? text : null);
+
+describe('vault store writes', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let store: VaultStore<string>;
+  let changes: Array<NoteChange<string>>;
+
+  beforeEach(async () => {
+    ({ dir, cleanup } = await tempDir('vault-store-writes-'));
+    await writeFiles(dir, { 'A.md': 'task a\n' });
+    store = new VaultStore({ policy: { root: dir, dataDir: path.join(dir, '.data') }, log: silent, parse });
+    changes = [];
+    store.onExternalChange((c) => changes.push(c));
+    await store.start();
+  });
+  afterEach(async () => {
+    await store.stop();
+    await cleanup();
+  });
+
+  /** A read-modify-write of A.md as the task service does it: append `line` to the fresh text. */
+  const appendLine = (line: string, meanwhile?: () => Promise<void>) =>
+    store.withLock('A.md', () =>
+      store.retryOnChange('A.md', async () => {
+        const fresh = await store.readFresh('A.md');
+        assert.ok(fresh);
+        await meanwhile?.();
+        return store.write('A.md', `${fresh.text}${line}\n`, fresh.hash);
+      }),
+    );
+
+  it("redoes a change when another program saved the note between the read and the rename", async () => {
+    let attempts = 0;
+    await appendLine('from the API', async () => {
+      if (++attempts === 1) await appendFile(path.join(dir, 'A.md'), 'from an editor\n');
+    });
+    assert.equal(attempts, 2);
+    assert.equal(await readFile(path.join(dir, 'A.md'), 'utf8'), 'task a\nfrom an editor\nfrom the API\n');
+    assert.deepEqual(await readdir(dir), ['A.md']);
+  });
+
+  it('gives up after a bounded number of attempts, writing nothing', async () => {
+    let attempts = 0;
+    await assert.rejects(
+      appendLine('from the API', async () => {
+        attempts++;
+        await appendFile(path.join(dir, 'A.md'), `edit ${attempts}\n`);
+      }),
+      (err: unknown) =>
+        err instanceof DomainError &&
+        err.code === 'CONFLICT' &&
+        err.message === 'A.md kept changing on disk while it was being written; nothing was written, try again',
+    );
+    assert.equal(attempts, 10);
+    assert.doesNotMatch(await readFile(path.join(dir, 'A.md'), 'utf8'), /from the API/);
+    assert.deepEqual(await readdir(dir), ['A.md']);
+  });
+
+  it('never creates over a file that appeared meanwhile', async () => {
+    await writeFile(path.join(dir, 'B.md'), 'task b by an editor\n');
+    await assert.rejects(
+      store.withLock('B.md', () => store.write('B.md', 'task b by the API\n', null)),
+      NoteChangedError,
+    );
+    assert.equal(await readFile(path.join(dir, 'B.md'), 'utf8'), 'task b by an editor\n');
+  });
+
+  it('waits for a note caught empty mid-save instead of reporting it gone', async () => {
+    const file = path.join(dir, 'A.md');
+    await writeFile(file, '');
+    setTimeout(() => void writeFile(file, 'task a, saved\n'), 60);
+    const fresh = await store.withLock('A.md', () => store.readFresh('A.md'));
+    assert.equal(fresh?.text, 'task a, saved\n');
+    assert.deepEqual(
+      changes.map((c) => c.kind),
+      ['changed'],
+    );
+  });
+
+  it('still reports a note that stays empty as gone, after the grace', async () => {
+    await writeFile(path.join(dir, 'A.md'), '');
+    assert.equal(await store.withLock('A.md', () => store.readFresh('A.md')), undefined);
+    assert.deepEqual(
+      changes.map((c) => c.kind),
+      ['removed'],
+    );
+  });
+
+  it('renames by writing the content first, then moving the note: one note at every step', async () => {
+    const fresh = await store.withLock('A.md', () => store.readFresh('A.md'));
+    assert.ok(fresh);
+    const record = await store.withLock('A.md', () => store.move('A.md', 'Sub/B.md', 'task b\n', fresh.hash));
+    assert.equal(record?.rel, 'Sub/B.md');
+    assert.equal(store.get('A.md'), undefined);
+    assert.deepEqual(await readdir(dir), ['Sub']);
+    assert.deepEqual(await readdir(path.join(dir, 'Sub')), ['B.md']);
+    assert.equal(await readFile(path.join(dir, 'Sub/B.md'), 'utf8'), 'task b\n');
+  });
+});
