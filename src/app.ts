@@ -36,10 +36,15 @@ export interface StartOptions {
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   // Logs go to stderr so stdout carries only the listening line.
   const log = pino({ level: config.logLevel, redact: ['req.headers.authorization'] }, pino.destination(2));
-  const runtime = await createServices({ config, log, clock: options.clock });
+  let bound = { host: config.host, port: config.port };
+  const runtime = await createServices({
+    config,
+    log,
+    clock: options.clock,
+    listenPort: () => (bound.port === 0 ? undefined : bound.port),
+  });
   const { services } = runtime;
 
-  let bound = { host: config.host, port: config.port };
   let http: FastifyInstance | undefined;
   const ctx: AppContext = {
     services,

@@ -23,12 +23,12 @@ import { QueryService } from './core/query/query-service.js';
 import { TaskService } from './core/tasks/task-service.js';
 import { createRecurrence } from './core/recurrence/recurrence-module.js';
 import type { RecurrenceService } from './core/recurrence/recurrence-service.js';
-import { createWebhookService } from './core/webhooks/service.js';
+import { createHttpClient } from './core/net/http-client.js';
+import { createWebhookService, type WebhookService } from './core/webhooks/service.js';
 import { createTracking } from './core/time/tracking-module.js';
 import type { TimeService } from './core/time/time-service.js';
 import type { PomodoroService } from './core/pomodoro/pomodoro-service.js';
 import type { ReminderScheduler } from './core/reminders/reminder-scheduler.js';
-import type { WebhookRegistry } from './core/webhooks/registry.js';
 
 export interface Services {
   vaultInfo: { name: string; path: string };
@@ -43,8 +43,8 @@ export interface Services {
   queries: QueryService;
   /** Recurring instances: complete/skip/unskip, materialized occurrences, recurring.* events. */
   recurrence: RecurrenceService;
-  /** Webhook registry (list/get/create/update/setActive/remove/deliveries); delivery runs on the bus. */
-  webhooks: WebhookRegistry;
+  /** Webhooks: registry, delivery log, redeliver, ping, rotation; delivery runs on the journal. */
+  webhooks: WebhookService;
   /** Natural-language parsing and creation (configured from the vault's TaskNotes settings). */
   nlp: NlpService;
   /** ICS subscriptions, Google/Microsoft providers, merged events; subscription management. */
@@ -69,45 +69,55 @@ export interface CreateServicesOptions {
   config: ServerConfig;
   log: Logger;
   clock?: Clock;
+  /** The port the HTTP server listens on, once it does (webhooks may never target it). */
+  listenPort?: () => number | undefined;
 }
 
 export async function createServices({
   config,
   log,
   clock = systemClock,
+  listenPort = () => (config.port === 0 ? undefined : config.port),
 }: CreateServicesOptions): Promise<ServiceRuntime> {
   const stops: Array<() => Promise<void>> = [];
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const settings = await SettingsStore.open(config.dataDir);
   stops.push(() => settings.flush());
   const vaultInfo = { name: path.basename(config.vault), path: config.vault };
-  const store = openStore(config.dataDir);
+  const store = openStore(config.dataDir, log);
   // Closed last: events emitted while the other services stop are still journaled.
-  stops.push(async () => store.close());
+  stops.push(() => store.close());
   const events = new EventBus(clock, log);
   const journal = new EventJournal(store, vaultInfo, log);
   journal.attach(events);
+  const http = createHttpClient();
+  stops.push(() => http.close());
+  const webhooks = await createWebhookService({
+    store,
+    journal,
+    settings,
+    http,
+    clock,
+    log,
+    paths: { root: config.vault, dataDir: config.dataDir },
+    timeoutMs: config.webhookTimeoutMs,
+    guard: { listenHost: config.host, listenPort, allowPrivate: config.webhookAllowPrivate },
+  });
+  stops.push(() => webhooks.stop());
   const maintenance = new StoreMaintenance({
     clock,
     log,
     journal,
-    steps: [(now) => journal.prune(config.retention, now)],
+    steps: [
+      (now) => webhooks.prune(config.retention, now),
+      (now) => journal.prune(config.retention, now, webhooks.oldestEventSeq()),
+    ],
   });
   stops.push(async () => maintenance.stop());
   const tasks = await TaskService.open({ vault: config.vault, dataDir: config.dataDir, events, clock, log });
   stops.push(() => tasks.stop());
   const recurrence = createRecurrence({ tasks, events, clock, log });
   stops.push(() => recurrence.stop());
-  const webhooks = createWebhookService({
-    settings,
-    events,
-    clock,
-    log,
-    vault: vaultInfo,
-    paths: { root: config.vault, dataDir: config.dataDir },
-    timeoutMs: config.webhookTimeoutMs,
-  });
-  stops.push(() => webhooks.stop());
   const tracking = await createTracking({ tasks, events, clock, log, dataDir: config.dataDir });
   stops.push(() => tracking.stop());
   const nlp = new NlpService(tasks, clock);
@@ -117,6 +127,7 @@ export async function createServices({
     log,
     vault: { root: config.vault, dataDir: config.dataDir },
     dataDir: config.dataDir,
+    http,
   });
   await calendars.start();
   stops.push(() => calendars.stop());
@@ -135,7 +146,7 @@ export async function createServices({
     tasks,
     queries: new QueryService(tasks, clock),
     recurrence: recurrence.service,
-    webhooks: webhooks.registry,
+    webhooks,
     time: tracking.time,
     pomodoro: tracking.pomodoro,
     reminders: tracking.reminders,

@@ -40,6 +40,9 @@ Options (environment variable in brackets):
   --log-level LEVEL  fatal|error|warn|info|debug|trace|silent (info)    [TASKDOWN_LOG_LEVEL]
   --webhook-timeout-ms N
                      per-attempt webhook delivery timeout (15000)       [TASKDOWN_WEBHOOK_TIMEOUT_MS]
+  --webhook-allow-private
+                     with a non-loopback --host, still allow webhooks to
+                     loopback and private addresses         [TASKDOWN_WEBHOOK_ALLOW_PRIVATE=1]
   --retention-days N days the delivery log and event journal keep (7) [TASKDOWN_RETENTION_DAYS]
   --retention-records N
                      records each of them keeps at most (10000)         [TASKDOWN_RETENTION_RECORDS]
@@ -70,6 +73,7 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   'log-level': { type: 'string' },
   'webhook-timeout-ms': { type: 'string' },
+  'webhook-allow-private': { type: 'boolean' },
   'retention-days': { type: 'string' },
   'retention-records': { type: 'string' },
   'create-demo': { type: 'boolean' },
@@ -136,6 +140,10 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
   if (!/^\d+$/.test(recordsText) || Number(recordsText) < 1 || Number(recordsText) > 100_000_000) {
     throw new UsageError(`invalid retention "${recordsText}" (expected 1-100000000 records)`);
   }
+  const allowPrivateEnv = env.TASKDOWN_WEBHOOK_ALLOW_PRIVATE;
+  if (allowPrivateEnv !== undefined && !['', '0', '1', 'true', 'false'].includes(allowPrivateEnv)) {
+    throw new UsageError(`invalid TASKDOWN_WEBHOOK_ALLOW_PRIVATE "${allowPrivateEnv}" (expected 1 or 0)`);
+  }
 
   const config: ServerConfig = {
     vault,
@@ -146,6 +154,8 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
     allowedHosts,
     logLevel: logLevel as ServerConfig['logLevel'],
     webhookTimeoutMs: Number(timeoutText),
+    webhookAllowPrivate:
+      values['webhook-allow-private'] === true || allowPrivateEnv === '1' || allowPrivateEnv === 'true',
     retention: { maxAgeMs: Math.round(days * 86_400_000), maxRecords: Number(recordsText) },
   };
   return command === 'mcp' ? { kind: 'mcp', config } : { kind: 'serve', createDemo, config };

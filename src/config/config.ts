@@ -20,6 +20,8 @@ export interface ServerConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Per-attempt webhook delivery timeout. */
   webhookTimeoutMs: number;
+  /** Webhooks may target loopback and private addresses even when bound to a public address. */
+  webhookAllowPrivate: boolean;
   /** How long the delivery log and the event journal keep records, and how many at most. */
   retention: RetentionPolicy;
 }

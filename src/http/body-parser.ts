@@ -38,7 +38,9 @@ export function installBodyParser(app: FastifyInstance): void {
   });
 
   app.addHook('preValidation', (req, _reply, done) => {
-    if (req.body === undefined && (req.method === 'POST' || req.method === 'PUT')) req.body = {};
+    if (req.body === undefined && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')) {
+      req.body = {};
+    }
     done();
   });
 }

@@ -5,7 +5,7 @@
  */
 import type { SwaggerOptions } from '@fastify/swagger';
 import { Type } from '@sinclair/typebox';
-import { EVENT_CATALOGUE } from '../core/events/catalogue.js';
+import { EVENT_CATALOGUE, PING_EVENT } from '../core/events/catalogue.js';
 import { INTERFACE_VERSION, VERSION } from '../version.js';
 import type { AppContext } from './context.js';
 
@@ -42,13 +42,16 @@ export function finishDocument(doc: Record<string, unknown>, ctx: AppContext): R
   const { host, port } = ctx.address();
   const displayHost = host.includes(':') ? `[${host}]` : host;
   const webhooks: Record<string, unknown> = {};
-  for (const [name, entry] of Object.entries(EVENT_CATALOGUE)) {
+  for (const [name, entry] of Object.entries({ ...EVENT_CATALOGUE, ...PING_EVENT })) {
     webhooks[name] = {
       post: {
         summary: entry.summary,
         description:
-          'Signed with X-Service-Signature (lowercase hex HMAC-SHA256 of the exact body, keyed with the secret) ' +
-          'when the webhook has corsHeaders true.',
+          'With corsHeaders true, signed as the webhook’s `signing` says: `taskdown`: X-Service-Signature, the ' +
+          'lowercase hex HMAC-SHA256 of the exact body keyed with the secret text, and X-Service-Delivery-ID; ' +
+          '`standard` (Standard Webhooks): webhook-id, webhook-timestamp and webhook-signature ' +
+          '(v1,base64 HMAC-SHA256 of "id.timestamp.body"). During a secret rotation both secrets sign ' +
+          '(X-Service-Signature-Previous; two v1 values). X-Service-Event names the event.',
         requestBody: {
           content: {
             'application/json': {

@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from './context.js';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RouteInput<P, Q, B> {
   params: P;

@@ -1,7 +1,7 @@
 /** Shapes the settings backend returns; the stored shapes come from the domain's own types. */
 import type { ApiAccessStatus } from '../core/state/api-access.js';
 import type { SubscriptionStatus } from '../core/calendars/ics-subscriptions.js';
-import type { DeliveryRecord, PublicWebhook } from '../core/webhooks/types.js';
+import type { DeliveryDetail as Detail, DeliveryRecord, PublicWebhook } from '../core/webhooks/types.js';
 
 export interface ApiStatus extends ApiAccessStatus {
   host: string;
@@ -21,6 +21,9 @@ export interface WebhookList {
 
 /** A delivery log entry; the page's log leaves the payload out. */
 export type Delivery = Omit<DeliveryRecord, 'payload'>;
+
+/** One delivery with its payload and every attempt. */
+export type DeliveryDetail = Detail;
 
 /** A subscription with its fetch state (lastFetched, lastError). */
 export type Subscription = SubscriptionStatus;

@@ -29,7 +29,7 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(responder: Responder = () => 200): Promise<Receiver> {
+export async function startReceiver(responder: Responder = () => 200, port = 0): Promise<Receiver> {
   let respond = responder;
   const requests: ReceivedRequest[] = [];
   const waiters: Array<() => void> = [];
@@ -62,10 +62,9 @@ export async function startReceiver(responder: Responder = () => 200): Promise<R
       }, delayMs).unref();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${port}/hook`,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     requests,
     respond: (r) => {
       respond = r;

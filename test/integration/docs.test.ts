@@ -95,9 +95,10 @@ describe('API documentation', () => {
     for (const path of Object.keys(doc.paths)) assert.ok(!path.includes(':'), `colon-style path ${path}`);
   });
 
-  it('documents the 14 webhook events from the catalogue', async () => {
+  it('documents the 14 webhook events from the catalogue, and webhook.ping', async () => {
     const doc = (await server.request('GET', '/api/docs')).body;
-    assert.equal(Object.keys(doc.webhooks).length, 14);
+    assert.equal(Object.keys(doc.webhooks).length, 15);
+    assert.ok(doc.webhooks['webhook.ping']);
     assert.ok(doc.webhooks['task.updated'].post.requestBody.content['application/json'].schema);
   });
 

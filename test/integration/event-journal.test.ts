@@ -25,6 +25,7 @@ describe('event journal in the server', () => {
       token: null,
       logLevel: 'silent',
       webhookTimeoutMs: 15_000,
+      webhookAllowPrivate: false,
       retention: DEFAULT_RETENTION,
     };
     server = await startServer(config);

@@ -313,6 +313,8 @@ describe('settings page: webhooks', () => {
         active: false,
         transformFile: 'templates/slack.json',
         corsHeaders: false,
+        signing: 'taskdown',
+        retrySchedule: [1, 2, 4],
         failureCount: 0,
         successCount: 2,
         createdAt: undefined,

@@ -5,10 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -89,8 +90,12 @@ describe('settings page in Chromium', () => {
     await reveal.waitFor();
     secret = await reveal.getByLabel('Webhook secret').inputValue();
     assert.match(secret, /^[0-9a-f]{64}$/);
-    const stored = JSON.parse(await readFile(path.join(server.dataDir, 'settings.json'), 'utf8'));
-    assert.equal(stored.webhooks[0].secret, secret);
+    const store = new Database(path.join(server.dataDir, 'taskdown.sqlite'), { readonly: true });
+    try {
+      assert.deepEqual(store.prepare('SELECT secret FROM webhooks').all(), [{ secret }]);
+    } finally {
+      store.close();
+    }
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     await reveal.getByRole('button', { name: 'Copy' }).click();
     await reveal.getByText('Copied to the clipboard.').waitFor();
@@ -161,6 +166,43 @@ describe('settings page in Chromium', () => {
     await createTask();
     await sleep(QUIET_MS);
     assert.equal(receiver.requests.length, 2);
+  });
+
+  it("sends a test event, shows a delivery's attempts and redelivers it", async () => {
+    const before = receiver.requests.length;
+    // The ping's first attempt fails; its retry a second later succeeds.
+    receiver.respond((_r, i) => (i === before ? 503 : 200));
+    await card()
+      .getByRole('button', { name: /Send test event/ })
+      .click();
+    await page.getByText(/Test event sent \(del_/).waitFor();
+    const got = await receiver.waitFor(before + 2);
+    assert.deepEqual(
+      got.slice(before).map((r) => r.body.event),
+      ['webhook.ping', 'webhook.ping'],
+    );
+    const log = (await server.request('GET', '/api/webhooks/deliveries?limit=1')).body.data.deliveries;
+    const id = log[0].id;
+    assert.equal(log[0].event, 'webhook.ping');
+    const row = page.locator(`tr[data-delivery-id="${id}"]`);
+    await row.getByText('success').waitFor();
+    await row.getByRole('button', { name: /Details/ }).click();
+    const dialog = page.getByRole('dialog', { name: `Delivery ${id}` });
+    await dialog.waitFor();
+    const attempts = dialog.getByRole('region', { name: 'Attempts' }).locator('tbody tr');
+    await attempts.nth(1).waitFor();
+    assert.equal(await attempts.count(), 2);
+    await attempts.nth(0).getByRole('cell', { name: '503', exact: true }).waitFor();
+    await attempts.nth(1).getByRole('cell', { name: '200', exact: true }).waitFor();
+    await dialog.getByText('"webhook.ping"').waitFor();
+
+    await dialog.getByRole('button', { name: 'Redeliver' }).click();
+    const [again] = (await receiver.waitFor(before + 3)).slice(before + 2);
+    assert.equal(again?.raw.toString(), got[before]?.raw.toString(), 'the same payload');
+    await attempts.nth(2).waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    receiver.respond(() => 200);
   });
 
   it('deletes only after the confirmation', async () => {

@@ -160,7 +160,8 @@ describe('symbolic links in the vault', () => {
     await receiver.waitFor(1);
     const deliveries = await waitFor(async () => {
       const res = await server.request('GET', '/api/webhooks/deliveries');
-      return res.body.data.deliveries.length > 0 ? res.body.data.deliveries : undefined;
+      // transformError is recorded with the attempt's outcome.
+      return res.body.data.deliveries[0]?.transformError !== undefined ? res.body.data.deliveries : undefined;
     });
     const transformError = String(deliveries[0].transformError);
     assert.match(transformError, /symbolic link/);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { sign } from '../../src/core/webhooks/signer.js';
+import { signTaskdown } from '../../src/core/webhooks/signer.js';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../helpers/receiver.js';
 import { encodeId, startTestServer, waitFor, type TestServer } from '../helpers/server-process.js';
 
@@ -63,7 +63,7 @@ describe('webhook events from their sources (real server)', () => {
       timeoutMs,
     ).then((r) => r as ReceivedRequest);
     seen = receiver.requests.indexOf(found) + 1;
-    assert.equal(found.headers['x-service-signature'], sign(secret, found.raw));
+    assert.equal(found.headers['x-service-signature'], signTaskdown(secret, found.raw.toString('utf8')));
     assert.equal(found.body.event, event);
     assert.equal(found.body.vault.path, server.vault);
     return found;

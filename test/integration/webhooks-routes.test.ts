@@ -1,4 +1,7 @@
-/** The four webhook routes (docs/api-decisions.md) against the real server process. */
+/**
+ * The webhook routes against the real server process: the seed's four, and the management,
+ * delivery-log, redeliver, ping and rotation routes, with envelope errors.
+ */
 import assert from 'node:assert/strict';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -37,6 +40,8 @@ describe('webhook routes', () => {
         secret: undefined,
         active: true,
         corsHeaders: true,
+        signing: 'taskdown',
+        retrySchedule: [1, 2, 4],
         failureCount: 0,
         successCount: 0,
         createdAt: undefined,
@@ -141,24 +146,69 @@ describe('webhook routes', () => {
     assert.deepEqual([odd.status, odd.body.error], [404, 'Webhook not found']);
   });
 
-  it('lists deliveries as {deliveries, total}', async () => {
+  it('lists deliveries as {deliveries, total, hasMore}', async () => {
     const res = await server.request('GET', '/api/webhooks/deliveries');
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body, { success: true, data: { deliveries: [], total: 0 } });
+    assert.deepEqual(res.body, { success: true, data: { deliveries: [], total: 0, hasMore: false } });
   });
 
-  it('documents the routes in OpenAPI with the event names', async () => {
+  it('answers 404 in the envelope for unknown webhooks and deliveries on every route', async () => {
+    for (const [method, url, body] of [
+      ['GET', '/api/webhooks/wh_nope', undefined],
+      ['PATCH', '/api/webhooks/wh_nope', { active: true }],
+      ['POST', '/api/webhooks/wh_nope/ping', undefined],
+      ['POST', '/api/webhooks/wh_nope/rotate-secret', {}],
+      ['DELETE', '/api/webhooks/wh_nope', undefined],
+    ] as const) {
+      const res = await server.request(method, url, body);
+      assert.deepEqual(
+        [res.status, res.body],
+        [404, { success: false, error: 'Webhook not found' }],
+        `${method} ${url}`,
+      );
+    }
+    for (const [method, url] of [
+      ['GET', '/api/webhooks/deliveries/del_nope'],
+      ['POST', '/api/webhooks/deliveries/del_nope/redeliver'],
+    ] as const) {
+      const res = await server.request(method, url);
+      assert.deepEqual(
+        [res.status, res.body],
+        [404, { success: false, error: 'Delivery not found' }],
+        `${method} ${url}`,
+      );
+    }
+  });
+
+  it('validates the delivery log query', async () => {
+    for (const query of ['status=done', 'limit=0', 'limit=1001', 'limit=x']) {
+      const res = await server.request('GET', `/api/webhooks/deliveries?${query}`);
+      assert.equal(res.status, 400, query);
+      assert.equal(res.body.success, false);
+    }
+    const res = await server.request('GET', '/api/webhooks/deliveries?before=del_nope');
+    assert.deepEqual([res.status, res.body.error], [400, 'before: no delivery del_nope']);
+  });
+
+  it('documents every webhook route and the ping payload in OpenAPI', async () => {
     const doc = (await server.request('GET', '/api/docs')).body;
     const post = doc.paths['/api/webhooks'].post;
     assert.ok(post.responses['201']);
     assert.ok(JSON.stringify(post).includes('recurring.instance.skipped'));
     assert.ok(doc.paths['/api/webhooks/{id}'].delete);
-    assert.ok(doc.paths['/api/webhooks/deliveries'].get);
+    assert.ok(doc.paths['/api/webhooks/{id}'].get);
+    assert.ok(doc.paths['/api/webhooks/{id}'].patch);
+    assert.ok(doc.paths['/api/webhooks/{id}/ping'].post.responses['202']);
+    assert.ok(doc.paths['/api/webhooks/{id}/rotate-secret'].post);
+    assert.ok(doc.paths['/api/webhooks/deliveries'].get.parameters.some((p: any) => p.name === 'before'));
+    assert.ok(doc.paths['/api/webhooks/deliveries/{id}'].get);
+    assert.ok(doc.paths['/api/webhooks/deliveries/{id}/redeliver'].post.responses['202']);
+    assert.ok(doc.webhooks['webhook.ping']);
   });
 });
 
 describe('webhook persistence', () => {
-  it('keeps webhooks and their secrets across a restart of the server process, in a 0600 file', async () => {
+  it('keeps webhooks and their secrets across a restart of the server process, in the 0600 store', async () => {
     const vault = await tempDir('taskdown-whp-vault-');
     const data = await tempDir('taskdown-whp-data-');
     try {
@@ -173,10 +223,10 @@ describe('webhook persistence', () => {
       const listed = (await first.request('GET', '/api/webhooks')).body.data.webhooks;
       assert.equal(await first.stop(), 0);
 
-      const file = path.join(data.dir, 'settings.json');
+      const file = path.join(data.dir, 'taskdown.sqlite');
       assert.equal((await stat(file)).mode & 0o777, 0o600);
-      const stored = JSON.parse(await readFile(file, 'utf8')).webhooks;
-      assert.equal(stored[0].secret, created.secret);
+      const settingsFile = await readFile(path.join(data.dir, 'settings.json'), 'utf8').catch(() => '');
+      assert.ok(!settingsFile.includes(created.secret), 'no secret in settings.json');
 
       const second = await startTestServer({ vault: vault.dir, dataDir: data.dir });
       try {
@@ -186,7 +236,12 @@ describe('webhook persistence', () => {
       } finally {
         await second.stop();
       }
-      assert.deepEqual(JSON.parse(await readFile(file, 'utf8')).webhooks, []);
+      const third = await startTestServer({ vault: vault.dir, dataDir: data.dir });
+      try {
+        assert.equal((await third.request('GET', '/api/webhooks')).body.data.total, 0);
+      } finally {
+        await third.stop();
+      }
     } finally {
       await vault.cleanup();
       await data.cleanup();

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Clock } from '../clock.js';
 import { DomainError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { HttpClient } from '../net/http-client.js';
 import type { SettingsStore } from '../state/settings.js';
 import type { VaultPathPolicy } from '../vault/paths.js';
 import { GoogleCalendarClient } from './google.js';
@@ -28,6 +29,8 @@ export interface CalendarServiceDeps {
   log: Logger;
   vault: VaultPathPolicy;
   dataDir: string;
+  /** The shared outbound HTTP client. */
+  http: HttpClient;
   /** Per-request timeout for feeds and provider APIs. */
   timeoutMs?: number;
 }
@@ -70,11 +73,12 @@ export class CalendarService {
       clock: deps.clock,
       log: deps.log,
       vault: deps.vault,
+      http: deps.http,
       fetchTimeoutMs: timeoutMs,
     });
     this.providers = [
-      new GoogleCalendarClient(deps.clock, timeoutMs),
-      new MicrosoftCalendarClient(deps.clock, timeoutMs),
+      new GoogleCalendarClient(deps.clock, deps.http, timeoutMs),
+      new MicrosoftCalendarClient(deps.clock, deps.http, timeoutMs),
     ];
   }
 

@@ -4,6 +4,7 @@
  * Google's ids; `subscriptionId` is `google-<calendarId>` as in the reference.
  */
 import type { Clock } from '../clock.js';
+import type { HttpClient } from '../net/http-client.js';
 import { OAuthTokenSource } from './oauth.js';
 import { joinUrl, providerHttp } from './provider-http.js';
 import type {
@@ -65,13 +66,14 @@ export class GoogleCalendarClient implements CalendarProviderClient {
 
   constructor(
     clock: Clock,
+    private readonly client: HttpClient,
     private readonly timeoutMs = 15_000,
   ) {
-    this.tokens = new OAuthTokenSource(clock, { defaultTokenUrl: TOKEN_URL, timeoutMs });
+    this.tokens = new OAuthTokenSource(clock, client, { defaultTokenUrl: TOKEN_URL, timeoutMs });
   }
 
   private http(config: ProviderConfig) {
-    return providerHttp(this.name, config, this.tokens, this.timeoutMs);
+    return providerHttp(this.name, config, this.tokens, this.client, this.timeoutMs);
   }
 
   private async calendarList(config: ProviderConfig): Promise<GoogleCalendarEntry[]> {

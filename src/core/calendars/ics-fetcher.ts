@@ -4,6 +4,7 @@
  * for `lastError`.
  */
 import { promises as fs } from 'node:fs';
+import type { FetchResponse, HttpClient } from '../net/http-client.js';
 import type { VaultPathPolicy } from '../vault/paths.js';
 import { vaultFilePath } from '../vault/vault-files.js';
 import type { IcsSubscription } from './types.js';
@@ -16,6 +17,7 @@ export interface IcsSourceText {
 
 export interface FetcherOptions {
   vault: VaultPathPolicy;
+  http: HttpClient;
   timeoutMs: number;
   /** Aborts the request early (service shutdown). */
   signal?: AbortSignal;
@@ -24,7 +26,7 @@ export interface FetcherOptions {
 /** Feeds larger than this are refused rather than buffered (a year of a busy calendar is ~1 MB). */
 export const MAX_FEED_BYTES = 20 * 1024 * 1024;
 
-async function readCapped(res: Response): Promise<string> {
+async function readCapped(res: FetchResponse): Promise<string> {
   const declared = Number(res.headers.get('content-length'));
   if (declared > MAX_FEED_BYTES) throw new Error('Calendar feed is too large');
   if (!res.body) return '';
@@ -71,9 +73,9 @@ export async function fetchIcsSource(sub: IcsSubscription, options: FetcherOptio
     }
   }
   if (!sub.url) throw new Error('Remote subscription has no URL');
-  let res: Response;
+  let res: FetchResponse;
   try {
-    res = await fetch(remoteUrl(sub.url), {
+    res = await options.http.fetch(remoteUrl(sub.url), {
       headers: HEADERS,
       redirect: 'follow',
       signal: options.signal

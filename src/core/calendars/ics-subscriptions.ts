@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Clock, TimerHandle } from '../clock.js';
 import { invalid, notFound } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { HttpClient } from '../net/http-client.js';
 import type { SettingsStore } from '../state/settings.js';
 import { resolveVaultPath, type VaultPathPolicy } from '../vault/paths.js';
 import { fetchIcsSource, localMtime } from './ics-fetcher.js';
@@ -30,6 +31,7 @@ export interface IcsSubscriptionsDeps {
   clock: Clock;
   log: Logger;
   vault: VaultPathPolicy;
+  http: HttpClient;
   fetchTimeoutMs?: number;
 }
 
@@ -212,6 +214,7 @@ export class IcsSubscriptions {
     try {
       const source = await fetchIcsSource(sub, {
         vault: this.deps.vault,
+        http: this.deps.http,
         timeoutMs: this.deps.fetchTimeoutMs ?? 15_000,
         signal: this.shutdown.signal,
       });

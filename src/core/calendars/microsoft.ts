@@ -4,6 +4,7 @@
  * route. `subscriptionId` is `microsoft-<calendarId>` as in the reference.
  */
 import type { Clock } from '../clock.js';
+import type { HttpClient } from '../net/http-client.js';
 import { OAuthTokenSource } from './oauth.js';
 import { joinUrl, providerHttp } from './provider-http.js';
 import type {
@@ -64,13 +65,18 @@ export class MicrosoftCalendarClient implements CalendarProviderClient {
 
   constructor(
     clock: Clock,
+    private readonly client: HttpClient,
     private readonly timeoutMs = 15_000,
   ) {
-    this.tokens = new OAuthTokenSource(clock, { defaultTokenUrl: TOKEN_URL, scope: SCOPE, timeoutMs });
+    this.tokens = new OAuthTokenSource(clock, client, {
+      defaultTokenUrl: TOKEN_URL,
+      scope: SCOPE,
+      timeoutMs,
+    });
   }
 
   private http(config: ProviderConfig) {
-    return providerHttp(this.name, config, this.tokens, this.timeoutMs);
+    return providerHttp(this.name, config, this.tokens, this.client, this.timeoutMs);
   }
 
   private async all<T>(config: ProviderConfig, first: string): Promise<T[]> {

@@ -4,6 +4,7 @@
  * configurable so tests can serve it locally.
  */
 import type { Clock } from '../clock.js';
+import type { FetchResponse, HttpClient } from '../net/http-client.js';
 import type { ProviderConfig } from './types.js';
 
 export interface TokenRequestOptions {
@@ -28,6 +29,7 @@ export class OAuthTokenSource {
 
   constructor(
     private readonly clock: Clock,
+    private readonly http: HttpClient,
     private readonly options: TokenRequestOptions,
   ) {}
 
@@ -45,9 +47,9 @@ export class OAuthTokenSource {
       client_secret: config.clientSecret,
     });
     if (this.options.scope) form.set('scope', this.options.scope);
-    let res: Response;
+    let res: FetchResponse;
     try {
-      res = await fetch(tokenUrl, {
+      res = await this.http.fetch(tokenUrl, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
         body: form.toString(),

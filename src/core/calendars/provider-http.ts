@@ -3,6 +3,7 @@
  * clients: bearer token from the OAuth source, one retry with a fresh token on 401, timeouts,
  * and error messages that name the provider.
  */
+import type { FetchResponse, HttpClient } from '../net/http-client.js';
 import type { OAuthTokenSource } from './oauth.js';
 import type { ProviderConfig } from './types.js';
 
@@ -14,12 +15,13 @@ export function providerHttp(
   label: string,
   config: ProviderConfig,
   tokens: OAuthTokenSource,
+  http: HttpClient,
   timeoutMs: number,
 ): ProviderHttp {
-  const once = async (url: string, headers: Record<string, string>): Promise<Response> => {
+  const once = async (url: string, headers: Record<string, string>): Promise<FetchResponse> => {
     const token = await tokens.accessToken(config);
     try {
-      return await fetch(url, {
+      return await http.fetch(url, {
         headers: { Accept: 'application/json', ...headers, Authorization: `Bearer ${token}` },
         signal: AbortSignal.timeout(timeoutMs),
       });

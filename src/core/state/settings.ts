@@ -1,14 +1,29 @@
 /**
- * Server settings persisted in `<data dir>/settings.json` (mode 0600: it holds the API token,
- * webhook secrets and OAuth credentials). The API and the settings page both change settings
- * through this store, so they always manage the same set of webhooks.
+ * Server settings persisted in `<data dir>/settings.json` (mode 0600: it holds the API token and
+ * OAuth credentials). The API and the settings page both change settings through this store.
+ * Webhooks live in the store (`taskdown.sqlite`); those of earlier releases are read from here
+ * once and moved there.
  */
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { WebhookConfigSchema } from '../webhooks/types.js';
 import { IcsSubscriptionSchema, ProviderConfigSchema } from '../calendars/types.js';
 import { JsonStateFile } from './json-file.js';
+
+/** A webhook as earlier releases stored it here; moved into the store at start (docs/store.md). */
+const LegacyWebhookSchema = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  secret: Type.String(),
+  active: Type.Boolean(),
+  transformFile: Type.Optional(Type.String()),
+  corsHeaders: Type.Boolean(),
+  failureCount: Type.Integer({ minimum: 0 }),
+  successCount: Type.Integer({ minimum: 0 }),
+  createdAt: Type.String(),
+  lastTriggered: Type.Optional(Type.String()),
+});
 
 export const SettingsSchema = Type.Object({
   version: Type.Literal(1, { default: 1 }),
@@ -16,7 +31,7 @@ export const SettingsSchema = Type.Object({
   apiEnabled: Type.Boolean({ default: true }),
   /** Bearer token set from the settings page; a --token flag or env var takes precedence. */
   apiToken: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null }),
-  webhooks: Type.Array(WebhookConfigSchema, { default: [] }),
+  webhooks: Type.Optional(Type.Array(LegacyWebhookSchema)),
   icsSubscriptions: Type.Array(IcsSubscriptionSchema, { default: [] }),
   calendarProviders: Type.Object(
     {

@@ -1,7 +1,7 @@
 /**
  * The embedded database in the data dir: one SQLite file (`taskdown.sqlite`, through
- * better-sqlite3) holding the event journal. docs/store.md describes the tables, the durability
- * rules and the retention.
+ * better-sqlite3) holding the event journal, the webhooks and their delivery queue and log.
+ * docs/store.md describes the tables, the durability rules and the retention.
  *
  * Durability: WAL mode with `synchronous = NORMAL`. A commit returns once its pages are written
  * to the WAL file, without an fsync, so a committed row survives the process being killed
@@ -14,7 +14,10 @@
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { silentLogger, type Logger } from '../logger.js';
 import { StateFileError } from '../state/json-file.js';
+import { BACKSTOP_CHECKPOINT_PAGES, Checkpointer } from './checkpointer.js';
+import { GroupCommit, type CommitListener } from './group-commit.js';
 import { MIGRATIONS } from './schema.js';
 
 export const STORE_FILE = 'taskdown.sqlite';
@@ -24,15 +27,27 @@ export type SqliteDatabase = Database.Database;
 export interface Store {
   readonly db: SqliteDatabase;
   readonly file: string;
-  close(): void;
+  /**
+   * Runs `write` in a shared transaction committed in a microtask (group-commit.ts): before the
+   * code that caused the write can answer. Every write that a caller may wait for uses this.
+   */
+  write<T>(write: () => T): T;
+  /** Runs `write` in a shared transaction committed by the end of this turn of the event loop. */
+  writeSoon<T>(write: () => T): T;
+  /** Runs `fn` right before this turn's transaction commits. */
+  beforeCommit(fn: () => void): void;
+  /** Runs `fn` once this turn's transaction committed, or failed (with the error). */
+  afterCommit(fn: CommitListener): void;
+  /** Commits what is pending, stops the checkpoint worker and closes the database. */
+  close(): Promise<void>;
 }
 
 /**
  * Opens (creating when missing) the store of a data dir and brings its schema up to date.
- * The file and its WAL and shared-memory files are mode 0600: they hold event payloads (SQLite
- * gives the WAL files the database file's mode).
+ * The file and its WAL and shared-memory files are mode 0600: they hold webhook secrets and event
+ * payloads (SQLite gives the WAL files the database file's mode).
  */
-export function openStore(dataDir: string): Store {
+export function openStore(dataDir: string, log: Logger = silentLogger): Store {
   const file = path.join(dataDir, STORE_FILE);
   closeSync(openSync(file, 'a', 0o600));
   chmodSync(file, 0o600);
@@ -41,6 +56,8 @@ export function openStore(dataDir: string): Store {
     db = new Database(file);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    // Checkpoints run on a worker thread (checkpointer.ts); this is only the backstop.
+    db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
     // Another process holding the write lock for a moment (an sqlite3 shell, a backup) makes
     // writes wait instead of failing.
     db.pragma('busy_timeout = 5000');
@@ -49,10 +66,22 @@ export function openStore(dataDir: string): Store {
     if (err instanceof StateFileError) throw err;
     throw new StateFileError(file, (err as Error).message);
   }
+  const checkpointer = new Checkpointer(db, file, (message) =>
+    log.warn({ file, error: message }, 'store checkpoint failed; the next one will try again'),
+  );
+  const group = new GroupCommit(db, (err) =>
+    log.error({ err, file }, 'store commit failed; its writes are lost'),
+  );
   return {
     db,
     file,
-    close() {
+    write: (write) => group.write(write),
+    writeSoon: (write) => group.writeSoon(write),
+    beforeCommit: (fn) => group.beforeCommit(fn),
+    afterCommit: (fn) => group.afterCommit(fn),
+    async close() {
+      group.commit();
+      await checkpointer.stop();
       if (db.open) db.close();
     },
   };

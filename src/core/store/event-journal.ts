@@ -3,11 +3,11 @@
  * persisted in the store. It is the source of the webhook deliveries and of the event stream's
  * replay (`Last-Event-ID`); docs/store.md documents the API for both.
  *
- * Appending is synchronous: the bus calls `append` while the emitting operation runs, so the
- * event is committed before that operation answers. Parts that derive rows from an event (the
- * webhook deliveries) register with `onAppend` and write inside the same transaction, so an event
- * and what it causes are committed together or not at all. `subscribe` listeners hear of an
- * entry after its commit.
+ * Appending is synchronous: the bus calls `append` while the emitting operation runs, and the
+ * append joins the store's group commit (group-commit.ts), so the event is committed before that
+ * operation answers. Parts that derive rows from an event (the webhook deliveries) register with
+ * `onAppend` and write inside the same savepoint, so an event and what it causes are committed
+ * together or not at all. `subscribe` listeners hear of entries once they are committed.
  */
 import type { EventBus } from '../events/bus.js';
 import type { JournalEventName } from '../events/catalogue.js';
@@ -59,9 +59,11 @@ export class EventJournal {
   private readonly latest;
   private readonly oldest;
   private readonly appendTx;
+  /** Entries appended in this turn's transaction, announced once it commits. */
+  private batch: JournalEntry[] = [];
 
   constructor(
-    store: Store,
+    private readonly store: Store,
     private readonly vault: { name: string; path: string },
     private readonly log: Logger,
   ) {
@@ -81,14 +83,7 @@ export class EventJournal {
     this.appendTx = db.transaction((name: JournalEventName, at: number, envelope: string): JournalEntry => {
       const seq = Number(this.insert.run(name, at, envelope).lastInsertRowid);
       const entry: JournalEntry = { seq, name, at, envelope };
-      for (const write of this.writers) {
-        try {
-          write(entry);
-        } catch (err) {
-          // The writer's savepoint was rolled back; the event itself is still recorded.
-          this.log.error({ err, event: name, seq }, 'writing rows for a journaled event failed');
-        }
-      }
+      for (const write of this.writers) write(entry);
       return entry;
     });
   }
@@ -99,8 +94,10 @@ export class EventJournal {
   }
 
   /**
-   * Records an event and returns its entry once committed. Throws when the store cannot be
-   * written (disk full, closed), which the bus logs without failing the emitter.
+   * Records an event and returns its entry; it is committed with this turn's writes, before the
+   * emitting operation's caller goes on. Throws when the store cannot be written (disk full,
+   * closed) or a writer fails, keeping nothing of the event; the bus logs it without failing the
+   * emitter.
    */
   append(name: JournalEventName, data: unknown, at: number): JournalEntry {
     const envelope: EventEnvelope = {
@@ -109,32 +106,38 @@ export class EventJournal {
       vault: { name: this.vault.name, path: this.vault.path },
       data,
     };
-    const entry = this.appendTx(name, at, JSON.stringify(envelope));
-    for (const listener of this.listeners) {
-      try {
-        listener(entry);
-      } catch (err) {
-        this.log.error({ err, event: name, seq: entry.seq }, 'event journal listener failed');
-      }
-    }
+    const text = JSON.stringify(envelope);
+    // A savepoint inside this turn's transaction: a failed append undoes only itself.
+    const entry = this.store.write(() => this.appendTx(name, at, text));
+    if (this.batch.push(entry) === 1) this.store.afterCommit((error) => this.announce(error));
     return entry;
   }
 
-  /**
-   * Registers a writer that runs inside each append's transaction, under its own savepoint: what
-   * it writes is committed with the event; if it throws, its writes are undone and the event is
-   * still recorded.
-   */
-  onAppend(write: (entry: JournalEntry) => void): () => void {
-    const wrapped = this.db.transaction(write);
-    const fn = (entry: JournalEntry): void => {
-      wrapped(entry);
-    };
-    this.writers.add(fn);
-    return () => this.writers.delete(fn);
+  private announce(error: Error | undefined): void {
+    const batch = this.batch;
+    this.batch = [];
+    if (error) return;
+    for (const entry of batch) {
+      for (const listener of this.listeners) {
+        try {
+          listener(entry);
+        } catch (err) {
+          this.log.error({ err, event: entry.name, seq: entry.seq }, 'event journal listener failed');
+        }
+      }
+    }
   }
 
-  /** Hears of every entry right after its commit; returns the unsubscribe function. */
+  /**
+   * Registers a writer that runs inside each append's savepoint: what it writes is committed
+   * with the event; if it throws, neither is kept.
+   */
+  onAppend(write: (entry: JournalEntry) => void): () => void {
+    this.writers.add(write);
+    return () => this.writers.delete(write);
+  }
+
+  /** Hears of every entry once it is committed, in order; returns the unsubscribe function. */
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -170,9 +173,9 @@ export class EventJournal {
   prune(policy: RetentionPolicy, now: number, keepFrom = Infinity): number {
     const latest = this.latestSeq();
     const floor = Math.min(latest, keepFrom);
-    const result = this.db
-      .prepare('DELETE FROM events WHERE seq < ? AND (at < ? OR seq <= ?)')
-      .run(floor, now - policy.maxAgeMs, latest - policy.maxRecords);
-    return result.changes;
+    const statement = this.db.prepare('DELETE FROM events WHERE seq < ? AND (at < ? OR seq <= ?)');
+    return this.store.write(
+      () => statement.run(floor, now - policy.maxAgeMs, latest - policy.maxRecords).changes,
+    );
   }
 }

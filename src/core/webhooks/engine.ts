@@ -1,282 +1,508 @@
 /**
- * The delivery engine (docs/api-decisions.md). It listens to every domain event and
- * knows nothing about where events come from, so all 14 events, from the API, the file watcher
- * or timers, are delivered by the same code.
+ * The delivery engine (docs/webhooks.md, "Delivery"). It sees events only through the event
+ * journal, so all 14 events, from the API, the file watcher or timers, are delivered by the same
+ * code, and every delivery is durable before the operation that caused it answers:
+ * - inside each journal append's transaction it creates one pending delivery per subscribed,
+ *   active webhook (`deliveries` rows, due now);
+ * - right after the commit it hands them to the webhook's lane, which sends them;
+ * - attempt outcomes are written in shared transactions (one per turn of the event loop) with
+ *   the counters they change; a failed attempt gets its next time from the webhook's retry
+ *   schedule and stays pending in the store until then.
+ * A restart finds pending deliveries in the store and sends them with the same id, attempt count
+ * and schedule; an attempt cut short by a kill is simply made again (receivers de-duplicate by
+ * the delivery id).
  *
- * The bus listener only matches webhooks, freezes the payload (serialising it at event time, so
- * later mutation by the emitter cannot change what is sent) and queues the work: the operation
- * that emitted never waits for a receiver. Attempts then run with bounded concurrency; a failed
- * attempt is retried after 1 s, 2 s and 4 s on the injected Clock, at most 4 attempts in all.
+ * Each webhook has its own lane: at most `maxInFlight` attempts at once, its own connections,
+ * and a window of due deliveries read from the store (never the whole queue in memory), so a
+ * receiver that hangs or a webhook with a huge backlog never delays another webhook.
  */
 import type { Clock, TimerHandle } from '../clock.js';
-import type { DomainEvent, EventBus } from '../events/bus.js';
-import type { EventName } from '../events/catalogue.js';
+import type { JournalEventName } from '../events/catalogue.js';
 import type { Logger } from '../logger.js';
-import type { DeliveryLog, LiveDelivery } from './delivery-log.js';
-import type { Sender, SendResult } from './http-sender.js';
-import type { WebhookRef, WebhookRegistry } from './registry.js';
-import { generateId, sign } from './signer.js';
+import type { Store } from '../store/database.js';
+import type { EventJournal, JournalEntry } from '../store/event-journal.js';
+import type { DeliveryStore, DueDelivery, Outcome } from './delivery-store.js';
+import {
+  AUTO_DISABLE_THRESHOLD,
+  type CounterDelta,
+  type WebhookChange,
+  type WebhookRegistry,
+} from './registry.js';
+import type { AttemptResult, Sender } from './sender.js';
+import { signatureHeaders } from './signer.js';
 import { applyTransform } from './transformer.js';
-import type { EventEnvelope, WebhookConfig } from './types.js';
+import type { Attempt, Webhook } from './types.js';
 import type { VaultFileReader } from './vault-reader.js';
 
-/** Waits before the 2nd, 3rd and 4th attempt. */
-export const RETRY_DELAYS_MS = [1000, 2000, 4000] as const;
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+/** Attempts of one webhook in flight at once. */
+export const MAX_IN_FLIGHT = 16;
+/** Due deliveries of one webhook held in memory at once; the rest wait in the store. */
+const WINDOW = 256;
+/** Retry waits from this long on vary by ±10 %, so retries of a burst do not arrive at once. */
+const JITTER_FROM_MS = 10_000;
+const JITTER = 0.1;
+/** After the store failed to record outcomes, a lane waits this long before sending again. */
+const STORE_ERROR_PAUSE_MS = 5000;
 
 export interface WebhookEngineDeps {
+  store: Store;
+  journal: EventJournal;
   registry: WebhookRegistry;
-  deliveries: DeliveryLog;
-  events: EventBus;
+  deliveries: DeliveryStore;
   sender: Sender;
   reader: VaultFileReader;
   clock: Clock;
   log: Logger;
-  vault: { name: string; path: string };
   /** The HTTP API switch: no deliveries while it is off. */
   apiEnabled: () => boolean;
-  /** Attempts in flight at once; further ones wait in a FIFO queue. */
-  maxConcurrent?: number;
-  /** Deliveries waiting for a slot beyond which new ones fail at once (memory bound). */
-  maxQueued?: number;
+  maxInFlight?: number;
+  /** For the retry jitter; tests fix it. */
+  random?: () => number;
 }
 
-type JobState = 'queued' | 'sending' | 'waiting' | 'done';
+interface Lane {
+  webhookId: string;
+  /** Deliveries being attempted, or whose outcome waits for its commit (never read as due). */
+  inFlight: Set<string>;
+  /** Deliveries whose attempt is on the wire (at most `maxInFlight`); their outcome decides. */
+  sending: Set<string>;
+  /** Due deliveries read from the store (or just created), not yet attempted. */
+  ready: DueDelivery[];
+  /** Whether `ready` and `inFlight` hold every due delivery (else the store has more). */
+  complete: boolean;
+  /**
+   * The highest delivery seq the last read from the store could see: newer deliveries join
+   * `ready` directly, older ones were read already (appends of one commit are all visible to a
+   * read made before their commit is announced).
+   */
+  seenUpTo: number;
+  wake?: TimerHandle;
+  wakeAt: number;
+}
 
-interface Job {
-  record: LiveDelivery;
-  ref: WebhookRef;
-  state: JobState;
-  retry?: TimerHandle;
+interface Pending {
+  lane: Lane;
+  outcome: Outcome;
 }
 
 export class WebhookEngine {
-  private readonly maxConcurrent: number;
-  private readonly maxQueued: number;
-  /** Unfinished jobs per webhook id, to drop them when the webhook goes away or is disabled. */
-  private readonly jobs = new Map<string, Set<Job>>();
-  private queue: Array<Job | undefined> = [];
-  private head = 0;
-  private sending = 0;
+  private readonly maxInFlight: number;
+  private readonly random: () => number;
+  private readonly lanes = new Map<string, Lane>();
+  /** Outcomes written in this turn's transaction, and the counter changes they make. */
+  private batch: Pending[] = [];
+  private deltas = new Map<string, CounterDelta>();
+  /** Deliveries created inside the append transaction, by journal entry, until its commit. */
+  private readonly created = new Map<number, DueDelivery[]>();
+  /** The webhook a `webhook.ping` being appended is for. */
+  private pingTarget: string | undefined;
+  /** No new attempts start once stopping; outcomes are ignored once stopped. */
+  private stopping = false;
   private stopped = false;
+  /** Called when the last attempt in flight was written, while stopping. */
+  private idle: (() => void) | undefined;
   private readonly unsubscribers: Array<() => void> = [];
 
   constructor(private readonly deps: WebhookEngineDeps) {
-    this.maxConcurrent = deps.maxConcurrent ?? 64;
-    this.maxQueued = deps.maxQueued ?? 10_000;
+    this.maxInFlight = deps.maxInFlight ?? MAX_IN_FLIGHT;
+    this.random = deps.random ?? Math.random;
   }
 
+  /** Starts creating deliveries for events and sends what the store holds as pending. */
   start(): void {
+    const { journal, registry, deliveries } = this.deps;
     this.unsubscribers.push(
-      this.deps.events.onAny((event) => this.onEvent(event)),
-      this.deps.registry.onChange(() => this.revalidate()),
+      journal.onAppend((entry) => this.createDeliveries(entry)),
+      journal.subscribe((entry) => this.dispatchCreated(entry)),
+      registry.onChange((id, change) => this.onWebhookChange(id, change)),
     );
+    if (!this.deps.apiEnabled()) {
+      deliveries.failPending(undefined, 'HTTP API is disabled', []);
+      return;
+    }
+    const known = registry.list().map((hook) => hook.id);
+    deliveries.failOrphaned(known, 'webhook removed');
+    for (const id of known) this.pump(this.lane(id));
   }
 
   /**
-   * Re-checks every delivery that waits for a slot or a retry: those whose webhook was removed,
-   * replaced or disabled, or all of them once the API is switched off, end as `failed`.
+   * Stops sending. Attempts in flight get up to `graceMs` to finish; those still running then are
+   * abandoned (their deliveries stay pending with the attempts recorded so far and are sent
+   * again at the next start). Deliveries keep being created for events until the store closes,
+   * so events of the shutdown itself are sent at the next start.
    */
-  revalidate(): void {
-    for (const set of this.jobs.values()) {
-      for (const job of set) {
-        if (job.state === 'queued' || job.state === 'waiting') this.usable(job);
-      }
+  async stop(graceMs = 3000): Promise<void> {
+    this.stopping = true;
+    for (const lane of this.lanes.values()) lane.wake?.cancel();
+    if (this.busy()) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, graceMs);
+        timer.unref();
+        this.idle = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
     }
-  }
-
-  /** Stops listening, cancels retries and aborts attempts in flight. */
-  stop(): void {
     this.stopped = true;
-    for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
-    for (const set of this.jobs.values()) for (const job of set) job.retry?.cancel();
-    this.jobs.clear();
-    this.queue = [];
-    this.head = 0;
-    this.deps.sender.destroy();
+    // The first unsubscriber is the journal writer, which stays.
+    for (const unsubscribe of this.unsubscribers.splice(1)) unsubscribe();
+    await this.deps.sender.close();
   }
 
-  private onEvent(event: DomainEvent): void {
-    if (this.stopped || !this.deps.apiEnabled()) return;
-    const targets = this.deps.registry.subscribers(event.name);
+  /** Sends a `webhook.ping` to one webhook (journaled like any event). */
+  ping(webhookId: string): void {
+    this.pingTarget = webhookId;
+    try {
+      this.deps.journal.append('webhook.ping', { webhookId }, this.deps.clock.now());
+    } finally {
+      this.pingTarget = undefined;
+    }
+  }
+
+  /** Sends a delivery again now (the store already made it pending with a new round). */
+  redeliver(webhookId: string): void {
+    const lane = this.lane(webhookId);
+    lane.complete = false;
+    this.pump(lane);
+  }
+
+  /** Whether an attempt of this delivery is on the wire. */
+  sending(webhookId: string, deliveryId: string): boolean {
+    return this.lanes.get(webhookId)?.sending.has(deliveryId) ?? false;
+  }
+
+  /** Ends every pending delivery (the HTTP API was switched off). */
+  dropAll(reason: string): void {
+    const busy: string[] = [];
+    for (const lane of this.lanes.values()) busy.push(...lane.sending);
+    this.deps.deliveries.failPending(undefined, reason, busy);
+    for (const lane of [...this.lanes.values()]) this.closeLane(lane);
+  }
+
+  // ---- creating deliveries ----
+
+  /** Inside the journal append's transaction. */
+  private createDeliveries(entry: JournalEntry): void {
+    if (!this.deps.apiEnabled()) return;
+    const targets = this.targets(entry.name);
     if (targets.length === 0) return;
-    const envelope: EventEnvelope = {
-      event: event.name,
-      timestamp: new Date(event.at).toISOString(),
-      vault: { name: this.deps.vault.name, path: this.deps.vault.path },
-      data: event.data,
-    };
-    const text = JSON.stringify(envelope);
-    for (const { ref, hook } of targets) {
-      if (hook.transformFile) {
-        this.transformed(ref, hook.transformFile, event.name, text).catch((err: unknown) =>
-          this.deps.log.error({ err, webhookId: ref.id }, 'webhook transform failed unexpectedly'),
-        );
-      } else {
-        this.enqueue(this.createJob(ref, event.name, text));
-      }
-    }
-  }
-
-  private async transformed(
-    ref: WebhookRef,
-    file: string,
-    event: EventName,
-    original: string,
-  ): Promise<void> {
-    const envelope = JSON.parse(original) as Record<string, unknown>;
-    const result = await applyTransform(this.deps.reader, file, event, envelope);
-    if (this.stopped) return;
-    const body = result.error === undefined ? JSON.stringify(result.payload) : original;
-    const job = this.createJob(ref, event, body);
-    if (result.error !== undefined) {
-      job.record.transformError = result.error;
-      this.deps.log.warn({ webhookId: ref.id, file, reason: result.error }, 'webhook transform fell back');
-    }
-    this.enqueue(job);
-  }
-
-  private createJob(ref: WebhookRef, event: EventName, body: string): Job {
     const now = this.deps.clock.now();
-    const record: LiveDelivery = {
-      id: generateId('del', now),
-      webhookId: ref.id,
-      event,
-      body,
-      status: 'pending',
-      attempts: 0,
-      createdAt: new Date(now).toISOString(),
-    };
-    this.deps.deliveries.add(record);
-    const job: Job = { record, ref, state: 'queued' };
-    let set = this.jobs.get(ref.id);
-    if (!set) this.jobs.set(ref.id, (set = new Set()));
-    set.add(job);
-    return job;
+    const deliveries = targets.map((hook) => this.deps.deliveries.create(hook.id, entry, now));
+    this.created.set(entry.seq, deliveries);
   }
 
-  private enqueue(job: Job): void {
-    if (this.queue.length - this.head >= this.maxQueued) {
-      this.finish(job, 'failed', 'Delivery queue full');
-      this.deps.log.warn({ webhookId: job.ref.id }, 'webhook delivery queue full; delivery dropped');
+  private targets(event: JournalEventName): Webhook[] {
+    if (event !== 'webhook.ping') return this.deps.registry.subscribers(event);
+    const hook = this.pingTarget === undefined ? undefined : this.deps.registry.find(this.pingTarget);
+    return hook?.active ? [hook] : [];
+  }
+
+  /** After the commit: the new deliveries join their lanes. */
+  private dispatchCreated(entry: JournalEntry): void {
+    const created = this.created.get(entry.seq);
+    if (!created) return;
+    this.created.delete(entry.seq);
+    if (this.stopping) return;
+    for (const delivery of created) {
+      const lane = this.lane(delivery.webhookId);
+      if (lane.complete && delivery.seq > lane.seenUpTo && lane.ready.length < WINDOW) {
+        lane.ready.push(delivery);
+        lane.seenUpTo = delivery.seq;
+      } else if (delivery.seq > lane.seenUpTo) {
+        lane.complete = false;
+      }
+      this.pump(lane);
+    }
+  }
+
+  // ---- lanes ----
+
+  private lane(webhookId: string): Lane {
+    let lane = this.lanes.get(webhookId);
+    if (!lane) {
+      lane = {
+        webhookId,
+        inFlight: new Set(),
+        sending: new Set(),
+        ready: [],
+        complete: false,
+        seenUpTo: 0,
+        wakeAt: Infinity,
+      };
+      this.lanes.set(webhookId, lane);
+    }
+    return lane;
+  }
+
+  /** Starts attempts while the lane has room and due deliveries. */
+  private pump(lane: Lane): void {
+    while (!this.stopping && lane.sending.size < this.maxInFlight) {
+      if (lane.ready.length === 0 && !lane.complete) this.refill(lane);
+      const delivery = lane.ready.shift();
+      if (!delivery) return;
+      this.attempt(lane, delivery);
+    }
+  }
+
+  /** Reads the next window of due deliveries from the store. */
+  private refill(lane: Lane): void {
+    const hook = this.deps.registry.find(lane.webhookId);
+    if (!hook?.active) {
+      const reason = hook ? 'webhook inactive' : 'webhook removed';
+      this.deps.deliveries.failPending(lane.webhookId, reason, [...lane.sending]);
+      lane.complete = true;
       return;
     }
-    job.state = 'queued';
-    this.queue.push(job);
-    this.pump();
-  }
-
-  private pump(): void {
-    while (this.sending < this.maxConcurrent && this.head < this.queue.length) {
-      const job = this.queue[this.head] as Job;
-      // Release the slot at once: a consumed job kept reachable here until the next compaction
-      // outlives the young generation, and promoting thousands of them made GC the top cost.
-      this.queue[this.head++] = undefined;
-      if (job.state === 'queued') this.attempt(job);
-    }
-    if (this.head === this.queue.length) {
-      this.queue.length = 0;
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
+    const now = this.deps.clock.now();
+    const want = WINDOW + lane.inFlight.size;
+    lane.seenUpTo = this.deps.deliveries.lastSeq();
+    const rows = this.deps.deliveries.due(lane.webhookId, now, want);
+    lane.ready = rows.filter((row) => !lane.inFlight.has(row.id));
+    lane.complete = rows.length < want;
+    if (lane.complete) {
+      const next = this.deps.deliveries.nextDueAfter(lane.webhookId, now);
+      if (next !== undefined) this.wakeAt(lane, next);
     }
   }
 
-  private attempt(job: Job): void {
-    const hook = this.usable(job);
-    if (!hook) return;
-    const { record } = job;
-    job.state = 'sending';
-    this.sending++;
-    record.attempts++;
-    record.lastAttempt = new Date(this.deps.clock.now()).toISOString();
-    let sending: Promise<SendResult>;
-    try {
-      sending = this.deps.sender.send(hook.url, this.headers(hook, record), record.body);
-    } catch (err) {
-      sending = Promise.reject(err); // e.g. a URL edited by hand into something unparsable
+  /** Makes the lane look at the store again at `at` (an earlier wake stays). */
+  private wakeAt(lane: Lane, at: number): void {
+    if (this.stopping || at >= lane.wakeAt) return;
+    lane.wake?.cancel();
+    lane.wakeAt = at;
+    lane.wake = this.deps.clock.setTimer(Math.max(0, at - this.deps.clock.now()), () => {
+      lane.wake = undefined;
+      lane.wakeAt = Infinity;
+      lane.complete = false;
+      this.pump(lane);
+    });
+  }
+
+  /** Abandons a lane's work: attempts in flight are aborted, nothing more is read. */
+  private closeLane(lane: Lane): void {
+    lane.wake?.cancel();
+    this.lanes.delete(lane.webhookId);
+    this.deps.sender.reset(lane.webhookId);
+  }
+
+  private onWebhookChange(id: string, change: WebhookChange): void {
+    if (change === 'removed' || change === 'replaced' || change === 'disabled') {
+      const reason = change === 'disabled' ? 'webhook disabled' : `webhook ${change}`;
+      const lane = this.lanes.get(id);
+      this.deps.deliveries.failPending(id, reason, lane ? [...lane.sending] : []);
+      if (lane) this.closeLane(lane);
     }
-    // Plain callbacks rather than an async function: this runs thousands of times a second.
-    sending
-      .then(
-        (res) => {
-          const ok = res.status >= 200 && res.status <= 299;
-          this.settle(job, res.status, ok ? undefined : `HTTP ${res.status}: ${res.text}`.trim());
-        },
-        (err: unknown) => this.settle(job, undefined, (err as Error).message || String(err)),
-      )
-      .catch((err: unknown) =>
-        this.deps.log.error({ err, webhookId: job.ref.id }, 'webhook delivery failed'),
+  }
+
+  // ---- attempts ----
+
+  private attempt(lane: Lane, delivery: DueDelivery): void {
+    const hook = this.deps.registry.find(delivery.webhookId);
+    if (!hook?.active) return;
+    lane.inFlight.add(delivery.id);
+    lane.sending.add(delivery.id);
+    const generation = this.deps.registry.generation(hook.id);
+    const original = delivery.body ?? delivery.envelope ?? 'null';
+    const transform =
+      hook.transformFile !== undefined &&
+      delivery.attempts === 0 &&
+      delivery.body === null &&
+      delivery.transformError === null
+        ? this.transform(hook.transformFile, delivery.event, original)
+        : undefined;
+    const send = (body: string, made?: { body?: string; transformError?: string }): void => {
+      const at = this.deps.clock.now();
+      const started = performance.now();
+      const current = this.deps.registry.find(hook.id) ?? hook;
+      const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+      if (current.corsHeaders) {
+        const previousSecret = this.deps.registry.previousSecret(current, at);
+        Object.assign(
+          headers,
+          signatureHeaders({
+            scheme: current.signing,
+            secret: current.secret,
+            ...(previousSecret ? { previousSecret } : {}),
+            deliveryId: delivery.id,
+            event: delivery.event,
+            body,
+            now: at,
+          }),
+        );
+      }
+      this.deps.sender.post(hook.id, current.url, headers, body).then(
+        (result) => this.settle(lane, delivery, generation, at, performance.now() - started, result, made),
+        (err: unknown) =>
+          this.settle(
+            lane,
+            delivery,
+            generation,
+            at,
+            performance.now() - started,
+            (err as Error).message,
+            made,
+          ),
       );
+    };
+    if (transform) {
+      transform.then(
+        (made) => (this.stopped ? undefined : send(made.body ?? original, made)),
+        (err: unknown) => {
+          this.deps.log.error({ err, webhookId: hook.id }, 'webhook transform failed unexpectedly');
+          send(original);
+        },
+      );
+    } else {
+      send(original);
+    }
   }
 
-  /** Records the outcome of an attempt and schedules the retry, if any. */
-  private settle(job: Job, status: number | undefined, error: string | undefined): void {
-    this.sending--;
+  private async transform(
+    file: string,
+    event: JournalEventName,
+    original: string,
+  ): Promise<{ body?: string; transformError?: string }> {
+    const result = await applyTransform(
+      this.deps.reader,
+      file,
+      event,
+      JSON.parse(original) as Record<string, unknown>,
+    );
+    if (result.error !== undefined) {
+      this.deps.log.warn({ file, reason: result.error }, 'webhook transform fell back');
+      return { transformError: result.error };
+    }
+    return { body: JSON.stringify(result.payload) };
+  }
+
+  /** Decides what an attempt's result means for its delivery and queues the write. */
+  private settle(
+    lane: Lane,
+    delivery: DueDelivery,
+    generation: number,
+    at: number,
+    durationMs: number,
+    result: AttemptResult | string,
+    made: { body?: string; transformError?: string } | undefined,
+  ): void {
+    lane.sending.delete(delivery.id);
     if (this.stopped) return;
-    const { record } = job;
-    if (status !== undefined) record.responseStatus = status;
-    if (error === undefined) {
-      delete record.error;
-      this.finish(job, 'success');
-      this.deps.registry.recordSuccess(job.ref, new Date(this.deps.clock.now()).toISOString());
+    const number = delivery.attempts + 1;
+    const attempt: Attempt = {
+      attempt: number,
+      at: new Date(at).toISOString(),
+      durationMs: Math.round(durationMs * 10) / 10,
+      outcome: 'failed',
+    };
+    let error: string;
+    if (typeof result === 'string') {
+      error = result;
     } else {
-      record.error = error;
-      const after = this.deps.registry.recordFailure(job.ref);
-      if (!after?.active || record.attempts >= MAX_ATTEMPTS) {
-        this.finish(job, 'failed');
-        if (after && !after.active) this.dropAll(job.ref.id, 'webhook disabled');
-      } else {
-        job.state = 'waiting';
-        job.retry = this.deps.clock.setTimer(RETRY_DELAYS_MS[record.attempts - 1] as number, () => {
-          job.retry = undefined;
-          if (job.state === 'waiting') this.enqueue(job);
-        });
+      attempt.responseStatus = result.status;
+      if (result.responseBody) attempt.responseBody = result.responseBody;
+      error = `HTTP ${result.status}`;
+    }
+    const outcome: Outcome = { delivery, attempt, status: 'failed', error, ...made };
+    const hook = this.deps.registry.find(delivery.webhookId);
+    const sameVersion = hook !== undefined && this.deps.registry.generation(hook.id) === generation;
+    const delta = sameVersion ? this.delta(hook.id) : undefined;
+    const ok = typeof result !== 'string' && result.status >= 200 && result.status <= 299;
+    if (!ok) attempt.error = error;
+    if (ok) {
+      attempt.outcome = 'success';
+      Object.assign(outcome, { status: 'success', error: null });
+      if (delta) {
+        delta.success++;
+        delta.lastTriggered = at;
+      }
+    } else if (!hook || !delta || !hook.active || delta.disable || !this.deps.apiEnabled()) {
+      const reason = !sameVersion
+        ? 'webhook removed'
+        : this.deps.apiEnabled()
+          ? 'webhook inactive'
+          : 'HTTP API is disabled';
+      outcome.error = `${error} (not retried: ${reason})`;
+    } else if (typeof result !== 'string' && result.status === 410) {
+      outcome.error = `${error} (Gone: the receiver asked to stop; webhook disabled)`;
+      delta.failure++;
+      delta.disable = true;
+      this.deps.log.warn({ webhookId: hook.id }, 'webhook disabled: the receiver answered 410 Gone');
+    } else if (number - delivery.roundStart <= hook.retrySchedule.length) {
+      outcome.status = 'pending';
+      outcome.nextAttemptAt = this.deps.clock.now() + this.retryDelay(hook, number - delivery.roundStart);
+      this.wakeAt(lane, outcome.nextAttemptAt);
+    } else {
+      delta.failure++;
+      if (hook.failureCount + delta.failure > AUTO_DISABLE_THRESHOLD) {
+        delta.disable = true;
+        this.deps.log.warn(
+          { webhookId: hook.id, failureCount: hook.failureCount + delta.failure },
+          'webhook disabled after too many failed deliveries',
+        );
       }
     }
-    this.pump();
-  }
-
-  /** The webhook to send to, or undefined after ending the job when it may no longer be sent. */
-  private usable(job: Job): WebhookConfig | undefined {
-    if (!this.deps.apiEnabled()) return this.drop(job, 'HTTP API is disabled');
-    const found = this.deps.registry.lookup(job.ref);
-    if (!found) return this.drop(job, 'webhook removed');
-    if (!found.active) return this.drop(job, 'webhook inactive');
-    return found.hook;
-  }
-
-  private dropAll(webhookId: string, reason: string): void {
-    for (const job of [...(this.jobs.get(webhookId) ?? [])]) {
-      if (job.state === 'queued' || job.state === 'waiting') this.drop(job, reason);
+    try {
+      this.deps.store.writeSoon(() => this.deps.deliveries.record(outcome));
+    } catch (err) {
+      // Not recorded: the delivery stays pending as it was and is tried again a little later.
+      this.deps.log.error({ err, webhookId: delivery.webhookId }, 'recording a webhook attempt failed');
+      lane.inFlight.delete(delivery.id);
+      lane.complete = true;
+      this.wakeAt(lane, this.deps.clock.now() + STORE_ERROR_PAUSE_MS);
+      return;
     }
+    if (this.batch.push({ lane, outcome }) === 1) {
+      this.deps.store.beforeCommit(() => {
+        for (const [id, delta] of this.deltas) this.deps.registry.counterUpdate(id, delta);
+      });
+      this.deps.store.afterCommit((error) => this.committed(error));
+    }
+    // The slot is free now; the delivery itself stays out of reads until its outcome is committed.
+    if (this.lanes.get(lane.webhookId) === lane) this.pump(lane);
   }
 
-  private drop(job: Job, reason: string): undefined {
-    const previous = job.record.error;
-    this.finish(job, 'failed', previous ? `${previous} (not retried: ${reason})` : `Not sent: ${reason}`);
-    return undefined;
+  /** The wait before attempt `n + 1` of a round (n counts from 1). */
+  private retryDelay(hook: Webhook, n: number): number {
+    const ms = (hook.retrySchedule[n - 1] as number) * 1000;
+    return ms >= JITTER_FROM_MS ? Math.round(ms * (1 - JITTER + 2 * JITTER * this.random())) : ms;
   }
 
-  private finish(job: Job, status: 'success' | 'failed', error?: string): void {
-    job.retry?.cancel();
-    job.retry = undefined;
-    job.state = 'done';
-    job.record.status = status;
-    if (error !== undefined) job.record.error = error;
-    const set = this.jobs.get(job.ref.id);
-    set?.delete(job);
-    if (set?.size === 0) this.jobs.delete(job.ref.id);
+  private delta(webhookId: string): CounterDelta {
+    let delta = this.deltas.get(webhookId);
+    if (!delta) this.deltas.set(webhookId, (delta = { success: 0, failure: 0, disable: false }));
+    return delta;
   }
 
-  private headers(hook: WebhookConfig, record: LiveDelivery): Record<string, string> {
-    if (!hook.corsHeaders) return { 'Content-Type': 'application/json' };
-    return {
-      'Content-Type': 'application/json',
-      'X-Service-Event': record.event,
-      'X-Service-Signature': sign(hook.secret, record.body),
-      'X-Service-Delivery-ID': record.id,
-    };
+  /** Once the outcomes of this turn are committed: counters mirrored, lanes moved on. */
+  private committed(error: Error | undefined): void {
+    const batch = this.batch;
+    const deltas = this.deltas;
+    this.batch = [];
+    this.deltas = new Map();
+    const now = this.deps.clock.now();
+    for (const { lane, outcome } of batch) {
+      lane.inFlight.delete(outcome.delivery.id);
+      if (error) {
+        // Lost with the failed commit: the deliveries are as they were; try again a little later.
+        lane.complete = true;
+        this.wakeAt(lane, now + STORE_ERROR_PAUSE_MS);
+      } else if (outcome.nextAttemptAt !== undefined && outcome.nextAttemptAt <= now) {
+        // Its wake came while the outcome was not yet committed, and skipped it.
+        lane.complete = false;
+      }
+    }
+    if (error) return;
+    // May disable webhooks, which closes their lanes.
+    for (const [id, delta] of deltas) this.deps.registry.applyCounters(id, delta);
+    const lanes = new Set(batch.map((entry) => entry.lane));
+    for (const lane of lanes) if (this.lanes.get(lane.webhookId) === lane) this.pump(lane);
+    if (this.idle && !this.busy()) this.idle();
+  }
+
+  private busy(): boolean {
+    if (this.batch.length > 0) return true;
+    for (const lane of this.lanes.values()) if (lane.sending.size > 0) return true;
+    return false;
   }
 }

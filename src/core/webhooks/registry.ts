@@ -1,327 +1,389 @@
 /**
- * The set of webhooks, stored in the settings file's `webhooks` slice (SettingsStore), so the
- * API and the settings page manage the same set and it survives restarts.
+ * The webhooks, stored in the store's `webhooks` table and mirrored in memory (there are few,
+ * and every event asks which ones subscribe). The API and the settings page manage the same set
+ * through this class. Every change is written first and mirrored after its commit.
  *
- * Counters change on every delivery attempt. Writing settings.json (fsync + rename) that often
- * would make persistence the bottleneck, so counter changes are kept as in-memory deltas on top
- * of the stored webhooks and folded into the file by one coalesced save at most every
- * `saveDelayMs` (and at shutdown). Every other change (create, update, enable, remove) also
- * folds the pending deltas first, so it always works on the true counters. Readers see the
- * stored value plus the deltas, so counters and auto-disable take effect at once.
+ * Counters are written by the delivery engine in the same transaction as the delivery outcomes
+ * they count (`counterUpdate`, then `applyCounters` once committed), so a crash can never leave
+ * them disagreeing with the delivery log. Every write goes through the store's group commit,
+ * committed before the caller goes on.
  */
-import type { Clock, TimerHandle } from '../clock.js';
-import { notFound } from '../errors.js';
-import type { Logger } from '../logger.js';
-import type { Settings, SettingsStore } from '../state/settings.js';
-import type { DeliveryLog } from './delivery-log.js';
-import { generateId, generateSecret } from './signer.js';
-import type { DeliveryRecord, PublicWebhook, WebhookConfig, WebhookInput, WebhookPatch } from './types.js';
-import { checkActive, checkInput, checkPatch, WEBHOOK_MESSAGES } from './validation.js';
+import type { Clock } from '../clock.js';
+import { conflict, invalid, notFound } from '../errors.js';
+import type { EventName } from '../events/catalogue.js';
+import type { SqliteDatabase, Store } from '../store/database.js';
+import { AddressRefused, type AddressGuard } from './address-guard.js';
+import { generateId, generateSecret, isStandardSecret } from './signer.js';
+import type {
+  PublicWebhook,
+  SigningScheme,
+  Webhook,
+  WebhookInput,
+  WebhookPatch,
+  WebhookWithSecret,
+} from './types.js';
+import {
+  checkActive,
+  checkGraceSeconds,
+  checkInput,
+  checkPatch,
+  checkStandardSecret,
+  DEFAULT_RETRY_SCHEDULE,
+  WEBHOOK_MESSAGES,
+} from './validation.js';
 
-export { WEBHOOK_MESSAGES };
-
-/** A webhook is disabled as soon as its cumulative failureCount exceeds this. */
+/** A webhook is disabled as soon as its count of finally failed deliveries exceeds this. */
 export const AUTO_DISABLE_THRESHOLD = 10;
-const DEFAULT_SAVE_DELAY_MS = 250;
+export const DEFAULT_GRACE_SECONDS = 86_400;
 
-/**
- * One version of a webhook. Re-POSTing an id or removing it starts a new generation, so late
- * results of deliveries made for the old version never count against the new one.
- */
-export interface WebhookRef {
-  id: string;
-  generation: number;
-}
+export type WebhookChange = 'created' | 'replaced' | 'updated' | 'enabled' | 'disabled' | 'removed';
 
-interface CounterDelta {
+/** Counter changes of one webhook from one batch of delivery outcomes. */
+export interface CounterDelta {
   success: number;
   failure: number;
-  lastTriggered?: string;
+  lastTriggered?: number;
   disable: boolean;
 }
 
+interface Row {
+  id: string;
+  url: string;
+  events: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+  active: number;
+  transform_file: string | null;
+  cors_headers: number;
+  signing: SigningScheme;
+  retry_schedule: string;
+  failure_count: number;
+  success_count: number;
+  created_at: number;
+  last_triggered: number | null;
+}
+
 export interface WebhookRegistryDeps {
-  settings: SettingsStore;
+  store: Store;
   clock: Clock;
-  log: Logger;
-  deliveries: DeliveryLog;
-  saveDelayMs?: number;
+  guard: AddressGuard;
 }
 
 export class WebhookRegistry {
-  private pending = new Map<string, CounterDelta>();
-  /** Deltas folded into a save that has not completed yet; still needed by readers. */
-  private inFlight = new Map<string, CounterDelta>();
-  private savingDraft: Settings | undefined;
+  private readonly db: SqliteDatabase;
+  /** In stored order; replacing a webhook keeps its place. */
+  private readonly hooks = new Map<string, Webhook>();
+  /**
+   * One number per version of a webhook: replacing (re-POSTing) or removing one starts a new
+   * generation, so late results of attempts made for the old version never count against the new.
+   */
   private readonly generations = new Map<string, number>();
   private nextGeneration = 1;
-  private saveTimer: TimerHandle | undefined;
-  private readonly listeners = new Set<() => void>();
-  private readonly saveDelayMs: number;
+  private readonly listeners = new Set<(id: string, change: WebhookChange) => void>();
+  private readonly upsert;
+  private readonly counters;
 
   constructor(private readonly deps: WebhookRegistryDeps) {
-    this.saveDelayMs = deps.saveDelayMs ?? DEFAULT_SAVE_DELAY_MS;
-    deps.settings.onChange((next) => {
-      if (next === this.savingDraft) {
-        this.inFlight = new Map();
-        this.savingDraft = undefined;
-      }
-    });
+    this.db = deps.store.db;
+    this.upsert = this.db.prepare(
+      `INSERT INTO webhooks (id, url, events, secret, previous_secret, previous_secret_expires_at, active,
+         transform_file, cors_headers, signing, retry_schedule, failure_count, success_count, created_at,
+         last_triggered)
+       VALUES (@id, @url, @events, @secret, @previous_secret, @previous_secret_expires_at, @active,
+         @transform_file, @cors_headers, @signing, @retry_schedule, @failure_count, @success_count,
+         @created_at, @last_triggered)
+       ON CONFLICT (id) DO UPDATE SET url = excluded.url, events = excluded.events, secret = excluded.secret,
+         previous_secret = excluded.previous_secret,
+         previous_secret_expires_at = excluded.previous_secret_expires_at, active = excluded.active,
+         transform_file = excluded.transform_file, cors_headers = excluded.cors_headers,
+         signing = excluded.signing, retry_schedule = excluded.retry_schedule,
+         failure_count = excluded.failure_count, success_count = excluded.success_count,
+         created_at = excluded.created_at, last_triggered = excluded.last_triggered`,
+    );
+    this.counters = this.db.prepare<[number, number, number | null, number, string]>(
+      `UPDATE webhooks SET success_count = success_count + ?, failure_count = failure_count + ?,
+         last_triggered = coalesce(?, last_triggered), active = active AND NOT ? WHERE id = ?`,
+    );
+    for (const row of this.db.prepare<[], Row>('SELECT * FROM webhooks ORDER BY rowid').all()) {
+      this.hooks.set(row.id, fromRow(row));
+    }
   }
 
   // ---- management (HTTP routes and the settings page) ----
 
   /** Every webhook, active or not, in stored order, without secrets. */
   list(): PublicWebhook[] {
-    return this.deps.settings.get().webhooks.map((hook) => toPublic(this.effective(hook)));
+    const now = this.deps.clock.now();
+    return [...this.hooks.values()].map((hook) => toPublic(hook, now));
   }
 
   get(id: string): PublicWebhook {
-    const hook = this.find(id);
-    if (!hook) throw notFound(WEBHOOK_MESSAGES.notFound);
-    return toPublic(hook);
+    return toPublic(this.require(id), this.deps.clock.now());
+  }
+
+  /** The stored webhook, secrets included (for the delivery engine). */
+  find(id: string): Webhook | undefined {
+    return this.hooks.get(id);
   }
 
   /**
    * Registers a webhook and returns it with its secret (the only time the secret is handed out).
    * An existing id is replaced in place: active unless `active: false`, counters reset.
    */
-  async create(input: WebhookInput): Promise<WebhookConfig> {
+  async create(input: WebhookInput): Promise<WebhookWithSecret> {
     checkInput(input);
+    await this.checkTarget(input.url);
     const now = this.deps.clock.now();
-    const hook: WebhookConfig = {
+    const signing = input.signing ?? 'taskdown';
+    const hook: Webhook = {
       id: input.id || generateId('wh', now),
       url: input.url,
-      events: [...input.events],
-      secret: input.secret || generateSecret(),
+      events: [...input.events] as EventName[],
+      secret: input.secret || generateSecret(signing),
       active: input.active !== false,
       ...(input.transformFile ? { transformFile: input.transformFile } : {}),
       corsHeaders: input.corsHeaders !== false,
+      signing,
+      retrySchedule: [...(input.retrySchedule ?? DEFAULT_RETRY_SCHEDULE)],
       failureCount: 0,
       successCount: 0,
-      createdAt: new Date(now).toISOString(),
+      createdAt: now,
     };
-    await this.mutate((hooks) => {
-      const index = hooks.findIndex((h) => h.id === hook.id);
-      if (index >= 0) hooks[index] = hook;
-      else hooks.push(hook);
-      this.generations.set(hook.id, this.nextGeneration++);
-    });
-    this.changed();
-    return { ...hook, events: [...hook.events] };
+    const replaced = this.hooks.has(hook.id);
+    this.write(hook);
+    this.generations.set(hook.id, this.nextGeneration++);
+    this.changed(hook.id, replaced ? 'replaced' : 'created');
+    return { ...toPublic(hook, now), secret: hook.secret };
   }
 
-  /** Changes url, events, transform file or custom headers; `transformFile` null or '' clears it. */
+  /**
+   * Changes the settings of a webhook; its secret and counters stay. Switching `active` on resets
+   * `failureCount`, as re-enabling does.
+   */
   async update(id: string, patch: WebhookPatch): Promise<PublicWebhook> {
     checkPatch(patch);
-    const updated = await this.mutate((hooks) => {
-      const hook = hooks.find((h) => h.id === id);
-      if (!hook) throw notFound(WEBHOOK_MESSAGES.notFound);
-      if (patch.url !== undefined) hook.url = patch.url;
-      if (patch.events !== undefined) hook.events = [...patch.events];
-      if (patch.corsHeaders !== undefined) hook.corsHeaders = patch.corsHeaders;
-      if (patch.transformFile === null || patch.transformFile === '') delete hook.transformFile;
-      else if (patch.transformFile !== undefined) hook.transformFile = patch.transformFile;
-      return toPublic(hook);
-    });
-    this.changed();
-    return updated;
+    this.require(id);
+    if (patch.url !== undefined) await this.checkTarget(patch.url);
+    const current = this.require(id); // again: it may have changed while the URL was checked
+    const hook: Webhook = { ...current };
+    if (patch.url !== undefined) hook.url = patch.url;
+    if (patch.events !== undefined) hook.events = [...patch.events] as EventName[];
+    if (patch.corsHeaders !== undefined) hook.corsHeaders = patch.corsHeaders;
+    if (patch.transformFile === null || patch.transformFile === '') delete hook.transformFile;
+    else if (patch.transformFile !== undefined) hook.transformFile = patch.transformFile;
+    if (patch.retrySchedule !== undefined) hook.retrySchedule = [...patch.retrySchedule];
+    if (patch.signing !== undefined) {
+      if (patch.signing === 'standard' && !isStandardSecret(hook.secret)) checkStandardSecret(hook.secret);
+      hook.signing = patch.signing;
+    }
+    const enabling = patch.active === true && !hook.active;
+    if (patch.active !== undefined) hook.active = patch.active;
+    if (enabling) hook.failureCount = 0;
+    this.write(hook);
+    this.changed(
+      id,
+      enabling ? 'enabled' : patch.active === false && current.active ? 'disabled' : 'updated',
+    );
+    return toPublic(hook, this.deps.clock.now());
   }
 
   /** Enables or disables; re-enabling a disabled webhook resets its failureCount to 0. */
-  async setActive(id: string, active: boolean): Promise<PublicWebhook> {
+  setActive(id: string, active: boolean): PublicWebhook {
     checkActive(active);
-    const updated = await this.mutate((hooks) => {
-      const hook = hooks.find((h) => h.id === id);
-      if (!hook) throw notFound(WEBHOOK_MESSAGES.notFound);
-      if (active && !hook.active) hook.failureCount = 0;
-      hook.active = active;
-      return toPublic(hook);
-    });
-    this.changed();
-    return updated;
+    const hook = { ...this.require(id) };
+    const was = hook.active;
+    if (active && !was) hook.failureCount = 0;
+    hook.active = active;
+    this.write(hook);
+    if (active !== was) this.changed(id, active ? 'enabled' : 'disabled');
+    return toPublic(hook, this.deps.clock.now());
   }
 
-  async remove(id: string): Promise<void> {
-    await this.mutate((hooks) => {
-      const index = hooks.findIndex((h) => h.id === id);
-      if (index < 0) throw notFound(WEBHOOK_MESSAGES.notFound);
-      hooks.splice(index, 1);
-      this.generations.set(id, this.nextGeneration++);
-    });
-    this.changed();
+  remove(id: string): void {
+    this.require(id);
+    const statement = this.db.prepare('DELETE FROM webhooks WHERE id = ?');
+    this.deps.store.write(() => statement.run(id));
+    this.hooks.delete(id);
+    this.generations.set(id, this.nextGeneration++);
+    this.changed(id, 'removed');
   }
 
-  /** The last 100 deliveries, oldest first. */
-  deliveries(): DeliveryRecord[] {
-    return this.deps.deliveries.list();
+  /**
+   * Replaces the secret with a new one of the webhook's scheme. For `graceSeconds` (default a
+   * day) deliveries are signed with the previous secret too, so receivers can switch over.
+   */
+  rotateSecret(
+    id: string,
+    graceSeconds: number = DEFAULT_GRACE_SECONDS,
+  ): { secret: string; previousSecretExpiresAt: string } {
+    checkGraceSeconds(graceSeconds);
+    const now = this.deps.clock.now();
+    const hook = { ...this.require(id) };
+    const expiresAt = now + graceSeconds * 1000;
+    if (graceSeconds > 0) {
+      hook.previousSecret = hook.secret;
+      hook.previousSecretExpiresAt = expiresAt;
+    } else {
+      delete hook.previousSecret;
+      delete hook.previousSecretExpiresAt;
+    }
+    hook.secret = generateSecret(hook.signing);
+    this.write(hook);
+    this.changed(id, 'updated');
+    return { secret: hook.secret, previousSecretExpiresAt: new Date(expiresAt).toISOString() };
   }
 
-  /** Called after every management change (not after counter updates). */
-  onChange(listener: () => void): () => void {
+  /** Hears of every management change (not of counter updates). */
+  onChange(listener: (id: string, change: WebhookChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Moves webhooks kept in an older release's settings file into the store, with their
+   * secrets and counters; ids already in the store are left alone.
+   */
+  importLegacy(hooks: readonly Webhook[]): void {
+    for (const hook of hooks) if (!this.hooks.has(hook.id)) this.write(hook);
+  }
+
   // ---- delivery engine ----
 
-  /**
-   * Active webhooks subscribed to `event`. Runs for every event, so it avoids building the
-   * counter view: `hook` is the stored config, whose counters may lag behind (use get()).
-   */
-  subscribers(event: string): Array<{ ref: WebhookRef; hook: WebhookConfig }> {
-    const out: Array<{ ref: WebhookRef; hook: WebhookConfig }> = [];
-    for (const hook of this.deps.settings.get().webhooks) {
-      if (hook.events.includes(event) && this.isActive(hook)) {
-        out.push({ ref: { id: hook.id, generation: this.generation(hook.id) }, hook });
-      }
+  /** Active webhooks subscribed to `event`. */
+  subscribers(event: string): Webhook[] {
+    const out: Webhook[] = [];
+    for (const hook of this.hooks.values()) {
+      if (hook.active && (hook.events as string[]).includes(event)) out.push(hook);
     }
     return out;
   }
 
-  /**
-   * That version of the webhook as stored (counters may lag) and whether it is active now;
-   * undefined once it was removed or replaced.
-   */
-  lookup(ref: WebhookRef): { hook: WebhookConfig; active: boolean } | undefined {
-    if (this.generation(ref.id) !== ref.generation) return undefined;
-    const hook = this.deps.settings.get().webhooks.find((h) => h.id === ref.id);
-    return hook && { hook, active: this.isActive(hook) };
-  }
-
-  recordSuccess(ref: WebhookRef, at: string): void {
-    if (this.generation(ref.id) !== ref.generation) return;
-    const delta = this.delta(ref.id);
-    delta.success++;
-    delta.lastTriggered = at;
-    this.scheduleSave();
-  }
-
-  /**
-   * Counts one failed attempt and disables the webhook as soon as the cumulative count exceeds
-   * the threshold. Returns the webhook as it now stands (undefined when removed or replaced).
-   */
-  recordFailure(ref: WebhookRef): WebhookConfig | undefined {
-    const hook = this.current(ref);
-    if (!hook) return undefined;
-    const delta = this.delta(ref.id);
-    delta.failure++;
-    if (hook.active && hook.failureCount + 1 > AUTO_DISABLE_THRESHOLD) {
-      delta.disable = true;
-      this.deps.log.warn(
-        { webhookId: ref.id, failureCount: hook.failureCount + 1 },
-        'webhook disabled after too many failed deliveries',
-      );
-    }
-    this.scheduleSave();
-    return this.current(ref);
-  }
-
-  /** Persists pending counter changes now (shutdown). */
-  async flush(): Promise<void> {
-    this.saveTimer?.cancel();
-    this.saveTimer = undefined;
-    if (this.pending.size > 0) await this.mutate(() => undefined);
-  }
-
-  // ---- internals ----
-
-  private generation(id: string): number {
+  /** The current generation of a webhook id (see `generations`). */
+  generation(id: string): number {
     let generation = this.generations.get(id);
     if (generation === undefined) this.generations.set(id, (generation = this.nextGeneration++));
     return generation;
   }
 
-  private isActive(stored: WebhookConfig): boolean {
-    return stored.active && !this.pending.get(stored.id)?.disable && !this.inFlight.get(stored.id)?.disable;
+  /** The previous secret while its grace period lasts. */
+  previousSecret(hook: Webhook, now: number): string | undefined {
+    return hook.previousSecret && (hook.previousSecretExpiresAt ?? 0) > now ? hook.previousSecret : undefined;
   }
 
-  /** That version of the webhook with its current counters. */
-  private current(ref: WebhookRef): WebhookConfig | undefined {
-    return this.generation(ref.id) === ref.generation ? this.find(ref.id) : undefined;
+  /** Writes counter changes; call in the transaction that records the outcomes counted. */
+  counterUpdate(id: string, delta: CounterDelta): void {
+    this.counters.run(delta.success, delta.failure, delta.lastTriggered ?? null, delta.disable ? 1 : 0, id);
   }
 
-  private find(id: string): WebhookConfig | undefined {
-    const stored = this.deps.settings.get().webhooks.find((h) => h.id === id);
-    return stored && this.effective(stored);
+  /** Mirrors counter changes once their transaction committed. */
+  applyCounters(id: string, delta: CounterDelta): void {
+    const hook = this.hooks.get(id);
+    if (!hook) return;
+    const next = { ...hook };
+    next.successCount += delta.success;
+    next.failureCount += delta.failure;
+    if (delta.lastTriggered !== undefined) next.lastTriggered = delta.lastTriggered;
+    if (delta.disable) next.active = false;
+    this.hooks.set(id, next);
+    if (delta.disable && hook.active) this.changed(id, 'disabled');
   }
 
-  private effective(stored: WebhookConfig): WebhookConfig {
-    const saving = this.inFlight.get(stored.id);
-    const pending = this.pending.get(stored.id);
-    if (!saving && !pending) return stored;
-    const hook = { ...stored };
-    if (saving) applyDelta(hook, saving);
-    if (pending) applyDelta(hook, pending);
+  // ---- internals ----
+
+  private require(id: string): Webhook {
+    const hook = this.hooks.get(id);
+    if (!hook) throw notFound(WEBHOOK_MESSAGES.notFound);
     return hook;
   }
 
-  private delta(id: string): CounterDelta {
-    let delta = this.pending.get(id);
-    if (!delta) this.pending.set(id, (delta = { success: 0, failure: 0, disable: false }));
-    return delta;
-  }
-
-  private scheduleSave(): void {
-    if (this.saveTimer) return;
-    this.saveTimer = this.deps.clock.setTimer(this.saveDelayMs, () => {
-      this.saveTimer = undefined;
-      this.mutate(() => undefined).catch((err: unknown) =>
-        this.deps.log.error({ err }, 'saving webhook counters failed; will retry with the next change'),
-      );
-    });
-  }
-
-  /**
-   * Runs one settings update on the webhooks slice with the pending counter deltas folded in
-   * first. If the update fails (bad input, write error) the deltas go back to pending.
-   */
-  private async mutate<T>(change: (hooks: WebhookConfig[]) => T): Promise<T> {
-    let taken: Map<string, CounterDelta> | undefined;
+  private async checkTarget(url: string): Promise<void> {
     try {
-      return await this.deps.settings.update((draft) => {
-        taken = this.pending;
-        this.pending = new Map();
-        this.inFlight = taken;
-        this.savingDraft = draft;
-        for (const hook of draft.webhooks) {
-          const delta = taken.get(hook.id);
-          if (delta) applyDelta(hook, delta);
-        }
-        return change(draft.webhooks);
-      });
+      await this.deps.guard.checkUrl(url);
     } catch (err) {
-      if (taken) {
-        this.inFlight = new Map();
-        this.savingDraft = undefined;
-        for (const [id, delta] of taken) mergeDelta(this.delta(id), delta);
+      if (err instanceof AddressRefused) {
+        throw invalid(`Webhook URL is not allowed: ${err.message}`, { field: 'url' });
       }
       throw err;
     }
   }
 
-  private changed(): void {
-    for (const listener of this.listeners) listener();
+  private write(hook: Webhook): void {
+    this.deps.store.write(() => this.upsert.run(toRow(hook)));
+    this.hooks.set(hook.id, hook);
+  }
+
+  private changed(id: string, change: WebhookChange): void {
+    for (const listener of this.listeners) listener(id, change);
   }
 }
 
-function applyDelta(hook: WebhookConfig, delta: CounterDelta): void {
-  hook.successCount += delta.success;
-  hook.failureCount += delta.failure;
-  if (delta.lastTriggered !== undefined) hook.lastTriggered = delta.lastTriggered;
-  if (delta.disable) hook.active = false;
+/** Refuses deliveries for a webhook that is gone or switched off (ping, redeliver). */
+export function requireUsable(registry: WebhookRegistry, id: string): Webhook {
+  const hook = registry.find(id);
+  if (!hook) throw notFound(WEBHOOK_MESSAGES.notFound);
+  if (!hook.active) throw conflict(WEBHOOK_MESSAGES.inactive);
+  return hook;
 }
 
-function mergeDelta(into: CounterDelta, from: CounterDelta): void {
-  into.success += from.success;
-  into.failure += from.failure;
-  if (from.lastTriggered !== undefined && (into.lastTriggered ?? '') < from.lastTriggered) {
-    into.lastTriggered = from.lastTriggered;
+function fromRow(row: Row): Webhook {
+  const hook: Webhook = {
+    id: row.id,
+    url: row.url,
+    events: JSON.parse(row.events) as EventName[],
+    secret: row.secret,
+    active: row.active === 1,
+    corsHeaders: row.cors_headers === 1,
+    signing: row.signing,
+    retrySchedule: JSON.parse(row.retry_schedule) as number[],
+    failureCount: row.failure_count,
+    successCount: row.success_count,
+    createdAt: row.created_at,
+  };
+  if (row.previous_secret !== null) hook.previousSecret = row.previous_secret;
+  if (row.previous_secret_expires_at !== null) hook.previousSecretExpiresAt = row.previous_secret_expires_at;
+  if (row.transform_file !== null) hook.transformFile = row.transform_file;
+  if (row.last_triggered !== null) hook.lastTriggered = row.last_triggered;
+  return hook;
+}
+
+function toRow(hook: Webhook): Row {
+  return {
+    id: hook.id,
+    url: hook.url,
+    events: JSON.stringify(hook.events),
+    secret: hook.secret,
+    previous_secret: hook.previousSecret ?? null,
+    previous_secret_expires_at: hook.previousSecretExpiresAt ?? null,
+    active: hook.active ? 1 : 0,
+    transform_file: hook.transformFile ?? null,
+    cors_headers: hook.corsHeaders ? 1 : 0,
+    signing: hook.signing,
+    retry_schedule: JSON.stringify(hook.retrySchedule),
+    failure_count: hook.failureCount,
+    success_count: hook.successCount,
+    created_at: hook.createdAt,
+    last_triggered: hook.lastTriggered ?? null,
+  };
+}
+
+export function toPublic(hook: Webhook, now: number): PublicWebhook {
+  const out: PublicWebhook = {
+    id: hook.id,
+    url: hook.url,
+    events: [...hook.events],
+    active: hook.active,
+    corsHeaders: hook.corsHeaders,
+    signing: hook.signing,
+    retrySchedule: [...hook.retrySchedule],
+    failureCount: hook.failureCount,
+    successCount: hook.successCount,
+    createdAt: new Date(hook.createdAt).toISOString(),
+  };
+  if (hook.transformFile !== undefined) out.transformFile = hook.transformFile;
+  if (hook.lastTriggered !== undefined) out.lastTriggered = new Date(hook.lastTriggered).toISOString();
+  if (hook.previousSecret && (hook.previousSecretExpiresAt ?? 0) > now) {
+    out.previousSecretExpiresAt = new Date(hook.previousSecretExpiresAt as number).toISOString();
   }
-  into.disable ||= from.disable;
-}
-
-export function toPublic(hook: WebhookConfig): PublicWebhook {
-  const { secret: _secret, ...rest } = hook;
-  return { ...rest, events: [...rest.events] };
+  return out;
 }

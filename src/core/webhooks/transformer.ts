@@ -1,5 +1,5 @@
 /**
- * JSON template transforms (docs/api-decisions.md). The template file is read
+ * JSON template transforms (docs/webhooks.md, "Delivery"). The template file is read
  * at delivery time, so edits apply to the next event without a restart. Any failure falls back
  * to the original payload and reports why, so the delivery log shows it (the reference only
  * logged it).

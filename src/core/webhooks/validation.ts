@@ -1,23 +1,37 @@
 /**
- * Validation of webhook input, shared by the API route and the settings page: the same rules
+ * Validation of webhook input, shared by the API routes and the settings page: the same rules
  * and the reference's messages, thrown as INVALID domain errors before anything changes.
  */
 import { invalid } from '../errors.js';
 import { isEventName } from '../events/catalogue.js';
-import type { WebhookInput, WebhookPatch } from './types.js';
+import { isStandardSecret } from './signer.js';
+import type { SigningScheme, WebhookInput, WebhookPatch } from './types.js';
 
-/** User-facing messages; the HTTP schema reuses them so both entry points say the same. */
+/** User-facing messages; the HTTP schemas reuse them so every entry point says the same. */
 export const WEBHOOK_MESSAGES = {
   url: 'URL is required and must be a string',
   urlFormat: 'URL must be an absolute http:// or https:// URL',
   events: 'Events array is required and must contain valid webhook events',
   id: 'id must be a string',
   secret: 'secret must be a string',
+  standardSecret:
+    'signing "standard" needs a whsec_ secret (base64 of 24 to 64 bytes); omit the secret to have one generated',
   active: 'active must be a boolean',
   corsHeaders: 'corsHeaders must be a boolean',
   transformFile: 'transformFile must be a string',
+  signing: 'signing must be "taskdown" or "standard"',
+  retrySchedule:
+    'retrySchedule must be a list of at most 20 waits in seconds, each above 0 and at most 604800',
+  graceSeconds: 'graceSeconds must be an integer from 0 to 604800',
   notFound: 'Webhook not found',
+  deliveryNotFound: 'Delivery not found',
+  inactive: 'Webhook is inactive; enable it first',
+  apiDisabled: 'HTTP API is disabled',
 } as const;
+
+export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [1, 2, 4];
+const MAX_RETRIES = 20;
+const MAX_WAIT_S = 604_800;
 
 export function checkInput(input: WebhookInput): void {
   if (typeof input !== 'object' || input === null || typeof input.url !== 'string') {
@@ -30,20 +44,51 @@ export function checkInput(input: WebhookInput): void {
   checkType(input.active, 'boolean', 'active');
   checkType(input.corsHeaders, 'boolean', 'corsHeaders');
   checkType(input.transformFile, 'string', 'transformFile');
+  if (input.signing !== undefined) checkSigning(input.signing);
+  if (input.retrySchedule !== undefined) checkRetrySchedule(input.retrySchedule);
+  if (input.signing === 'standard' && input.secret) checkStandardSecret(input.secret);
 }
 
 export function checkPatch(patch: WebhookPatch): void {
+  if (typeof patch !== 'object' || patch === null) throw invalid('Body must be an object');
   if (patch.url !== undefined) {
     if (typeof patch.url !== 'string') throw invalid(WEBHOOK_MESSAGES.url, { field: 'url' });
     checkUrl(patch.url);
   }
   if (patch.events !== undefined) checkEvents(patch.events);
+  if (patch.active !== undefined) checkActive(patch.active);
   checkType(patch.corsHeaders, 'boolean', 'corsHeaders');
   if (patch.transformFile !== null) checkType(patch.transformFile, 'string', 'transformFile');
+  if (patch.signing !== undefined) checkSigning(patch.signing);
+  if (patch.retrySchedule !== undefined) checkRetrySchedule(patch.retrySchedule);
 }
 
 export function checkActive(active: unknown): void {
   if (typeof active !== 'boolean') throw invalid(WEBHOOK_MESSAGES.active, { field: 'active' });
+}
+
+export function checkStandardSecret(secret: string): void {
+  if (!isStandardSecret(secret)) throw invalid(WEBHOOK_MESSAGES.standardSecret, { field: 'secret' });
+}
+
+export function checkGraceSeconds(value: unknown): void {
+  if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > MAX_WAIT_S) {
+    throw invalid(WEBHOOK_MESSAGES.graceSeconds, { field: 'graceSeconds' });
+  }
+}
+
+function checkSigning(value: unknown): asserts value is SigningScheme {
+  if (value !== 'taskdown' && value !== 'standard') {
+    throw invalid(WEBHOOK_MESSAGES.signing, { field: 'signing' });
+  }
+}
+
+function checkRetrySchedule(value: unknown): void {
+  const ok =
+    Array.isArray(value) &&
+    value.length <= MAX_RETRIES &&
+    value.every((s) => typeof s === 'number' && Number.isFinite(s) && s > 0 && s <= MAX_WAIT_S);
+  if (!ok) throw invalid(WEBHOOK_MESSAGES.retrySchedule, { field: 'retrySchedule' });
 }
 
 function checkUrl(url: string): void {

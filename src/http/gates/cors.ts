@@ -10,7 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error.js';
 import type { HostPolicy } from './host.js';
 
-const ALLOW_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
+const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Content-Type, Authorization, If-Match, If-None-Match';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,14 +1,19 @@
 /**
- * The settings page's webhook routes: the same registry as /api/webhooks (as the TaskNotes plugin's settings do: "the
- * API and the settings interface manage the same set of webhooks"), plus what only the page
- * does: edit, enable/disable (re-enabling resets failureCount, docs/api-decisions.md). Like the reference UI,
- * the page cannot choose an id or a secret.
+ * The settings page's webhook routes: the same webhook service as /api/webhooks (the API and the
+ * settings page manage the same set of webhooks), plus what only the page does: edit,
+ * enable/disable (re-enabling resets failureCount), a delivery's attempts, redeliver and send a
+ * test event. Like the TaskNotes plugin's settings, the page cannot choose an id or a secret.
  */
 import { Type } from '@sinclair/typebox';
 import { EVENT_NAMES } from '../../core/events/catalogue.js';
-import { WEBHOOK_MESSAGES as M } from '../../core/webhooks/registry.js';
 import type { DeliveryRecord } from '../../core/webhooks/types.js';
-import { DeliveryRecordSchema, PublicWebhookSchema, WebhookConfigSchema } from '../../core/webhooks/types.js';
+import {
+  DeliveryDetailSchema,
+  DeliveryRecordSchema,
+  PublicWebhookSchema,
+  WebhookSchema,
+} from '../../core/webhooks/types.js';
+import { WEBHOOK_MESSAGES as M } from '../../core/webhooks/validation.js';
 import { defineRoute, MessageData, ok, type RouteSpec } from '../route.js';
 
 const T = ['settings'];
@@ -47,7 +52,7 @@ export const settingsWebhookRoutes: RouteSpec[] = [
       },
       { additionalProperties: false, errorMessage: M.url },
     ),
-    responses: { 201: Type.Object({ webhook: WebhookConfigSchema }) },
+    responses: { 201: Type.Object({ webhook: WebhookSchema }) },
     handler: async ({ body }, ctx) => {
       const { transformFile, ...rest } = body;
       const webhook = await ctx.services.webhooks.create({
@@ -65,9 +70,45 @@ export const settingsWebhookRoutes: RouteSpec[] = [
     hidden: true,
     responses: { 200: Type.Object({ deliveries: Type.Array(LoggedDelivery), total: Type.Integer() }) },
     handler: async (_input, ctx) => {
-      const deliveries = ctx.services.webhooks.deliveries().map(withoutPayload);
+      const deliveries = ctx.services.webhooks.deliveries().deliveries.map(withoutPayload);
       return ok({ deliveries, total: deliveries.length });
     },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/settings-api/webhooks/deliveries/:id',
+    summary: 'One delivery with its payload and every attempt',
+    tags: T,
+    hidden: true,
+    params: Params,
+    responses: { 200: Type.Object({ delivery: DeliveryDetailSchema }) },
+    handler: async ({ params }, ctx) => ok({ delivery: ctx.services.webhooks.delivery(params.id) }),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/settings-api/webhooks/deliveries/:id/redeliver',
+    summary: 'Send a delivery again (same id and payload)',
+    tags: T,
+    hidden: true,
+    params: Params,
+    responses: { 202: Type.Object({ delivery: LoggedDelivery }) },
+    handler: async ({ params }, ctx) => ({
+      status: 202,
+      data: { delivery: withoutPayload(ctx.services.webhooks.redeliver(params.id)) },
+    }),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/settings-api/webhooks/:id/ping',
+    summary: 'Send a webhook.ping test event',
+    tags: T,
+    hidden: true,
+    params: Params,
+    responses: { 202: Type.Object({ delivery: LoggedDelivery }) },
+    handler: async ({ params }, ctx) => ({
+      status: 202,
+      data: { delivery: withoutPayload(ctx.services.webhooks.ping(params.id)) },
+    }),
   }),
   defineRoute({
     method: 'PUT',
@@ -116,7 +157,7 @@ export const settingsWebhookRoutes: RouteSpec[] = [
     params: Params,
     responses: { 200: MessageData },
     handler: async ({ params }, ctx) => {
-      await ctx.services.webhooks.remove(params.id);
+      ctx.services.webhooks.remove(params.id);
       return ok({ message: 'Webhook deleted' });
     },
   }),

@@ -48,8 +48,8 @@ export const webhookTools = [
     input: z.object({}),
     annotations: { readOnlyHint: true },
     run: async (ctx) => {
-      const deliveries = ctx.services.webhooks.deliveries();
-      return { deliveries, total: deliveries.length };
+      const { deliveries, hasMore } = ctx.services.webhooks.deliveries();
+      return { deliveries, total: deliveries.length, hasMore };
     },
   }),
 ];

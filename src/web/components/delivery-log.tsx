@@ -1,6 +1,7 @@
 /**
- * The delivery log: the last 100 deliveries kept by the server (in memory), newest first, with
- * status, attempts, the receiver's HTTP status and the last error. The parent refreshes it.
+ * The delivery log: the last 100 deliveries kept by the server, newest first, with status,
+ * attempts, the receiver's HTTP status and the last error, and per delivery a Details button
+ * (its attempts and payload) and Redeliver. The parent refreshes it.
  */
 import { dateTime } from '../format.js';
 import type { Delivery, Webhook } from '../types.js';
@@ -8,9 +9,11 @@ import type { Delivery, Webhook } from '../types.js';
 export interface DeliveryLogProps {
   deliveries: Delivery[];
   webhooks: Webhook[];
+  onDetails: (id: string) => void;
+  onRedeliver: (id: string) => Promise<void>;
 }
 
-export function DeliveryLog({ deliveries, webhooks }: DeliveryLogProps) {
+export function DeliveryLog({ deliveries, webhooks, onDetails, onRedeliver }: DeliveryLogProps) {
   const urlOf = new Map(webhooks.map((w) => [w.id, w.url]));
   if (deliveries.length === 0) return <p class="empty">No deliveries yet.</p>;
   const newestFirst = [...deliveries].reverse();
@@ -27,6 +30,9 @@ export function DeliveryLog({ deliveries, webhooks }: DeliveryLogProps) {
             <th scope="col">Attempts</th>
             <th scope="col">Response</th>
             <th scope="col">Error</th>
+            <th scope="col">
+              <span class="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -46,6 +52,19 @@ export function DeliveryLog({ deliveries, webhooks }: DeliveryLogProps) {
                 {[d.error, d.transformError && `Transform: ${d.transformError}`]
                   .filter(Boolean)
                   .join(' · ') || '—'}
+              </td>
+              <td class="nowrap">
+                <button type="button" class="button small" onClick={() => onDetails(d.id)}>
+                  Details<span class="visually-hidden"> of delivery {d.id}</span>
+                </button>{' '}
+                <button
+                  type="button"
+                  class="button small"
+                  onClick={() => void onRedeliver(d.id)}
+                  disabled={!urlOf.has(d.webhookId)}
+                >
+                  Redeliver<span class="visually-hidden"> delivery {d.id}</span>
+                </button>
               </td>
             </tr>
           ))}

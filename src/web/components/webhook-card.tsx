@@ -13,9 +13,10 @@ export interface WebhookCardProps {
   onToggle: (active: boolean) => Promise<void>;
   onEdit: () => void;
   onDelete: () => void;
+  onPing: () => Promise<void>;
 }
 
-export function WebhookCard({ webhook, onToggle, onEdit, onDelete }: WebhookCardProps) {
+export function WebhookCard({ webhook, onToggle, onEdit, onDelete, onPing }: WebhookCardProps) {
   const titleId = useUniqueId('webhook');
   const warningId = `${titleId}-warning`;
   return (
@@ -68,6 +69,22 @@ export function WebhookCard({ webhook, onToggle, onEdit, onDelete }: WebhookCard
           </dd>
         </div>
         <div>
+          <dt>Signing</dt>
+          <dd>
+            {webhook.signing === 'standard' ? 'Standard Webhooks (webhook-signature)' : 'X-Service-Signature'}
+            {webhook.previousSecretExpiresAt &&
+              ` · previous secret valid until ${dateTime(webhook.previousSecretExpiresAt)}`}
+          </dd>
+        </div>
+        <div>
+          <dt>Retries after</dt>
+          <dd>
+            {webhook.retrySchedule.length === 0
+              ? 'no retries'
+              : webhook.retrySchedule.map((s) => `${s} s`).join(', ')}
+          </dd>
+        </div>
+        <div>
           <dt>Last success</dt>
           <dd>{webhook.lastTriggered ? dateTime(webhook.lastTriggered) : 'never'}</dd>
         </div>
@@ -86,6 +103,9 @@ export function WebhookCard({ webhook, onToggle, onEdit, onDelete }: WebhookCard
           describedBy={webhook.corsHeaders ? undefined : warningId}
         />
         <div class="actions">
+          <button type="button" class="button" onClick={() => void onPing()} disabled={!webhook.active}>
+            Send test event<span class="visually-hidden"> to {webhook.url}</span>
+          </button>
           <button type="button" class="button" onClick={onEdit}>
             Edit<span class="visually-hidden"> webhook {webhook.url}</span>
           </button>

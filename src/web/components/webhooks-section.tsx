@@ -1,7 +1,8 @@
 /**
  * "Webhooks": one card per webhook, the "Add webhook" dialog (the secret is shown once after
- * creation), edit, enable/disable, delete with confirmation, and the delivery log. Cards and
- * log refresh on a timer so counters and new deliveries appear without a reload.
+ * creation), edit, enable/disable, send a test event, delete with confirmation, and the delivery
+ * log with each delivery's attempts and Redeliver. Cards and log refresh on a timer so counters
+ * and new deliveries appear without a reload.
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { call, messageOf } from '../api.js';
@@ -9,6 +10,7 @@ import type { Delivery, Webhook, WebhookList } from '../types.js';
 import { usePoll } from '../use-poll.js';
 import type { WebhookDraft } from '../validate.js';
 import { ConfirmDialog } from './confirm-dialog.js';
+import { DeliveryDetails } from './delivery-details.js';
 import { DeliveryLog } from './delivery-log.js';
 import { useNotify } from './notices.js';
 import { RevealDialog } from './reveal-dialog.js';
@@ -23,7 +25,8 @@ type Dialogs =
   | { kind: 'add' }
   | { kind: 'secret'; secret: string }
   | { kind: 'edit'; webhook: Webhook }
-  | { kind: 'delete'; webhook: Webhook };
+  | { kind: 'delete'; webhook: Webhook }
+  | { kind: 'delivery'; id: string };
 
 const toBody = (draft: WebhookDraft) => ({
   url: draft.url,
@@ -88,6 +91,29 @@ export function WebhooksSection() {
     }
   };
 
+  const ping = async (webhook: Webhook): Promise<void> => {
+    try {
+      const { delivery } = await call<{ delivery: Delivery }>(
+        'POST',
+        `/webhooks/${encodeURIComponent(webhook.id)}/ping`,
+      );
+      notify(`Test event sent (${delivery.id})`);
+      await load();
+    } catch (err) {
+      notify(messageOf(err), 'error');
+    }
+  };
+
+  const redeliver = async (id: string): Promise<void> => {
+    try {
+      await call('POST', `/webhooks/deliveries/${encodeURIComponent(id)}/redeliver`);
+      notify(`Delivery ${id} sent again`);
+      await load();
+    } catch (err) {
+      notify(messageOf(err), 'error');
+    }
+  };
+
   const remove = async (webhook: Webhook): Promise<void> => {
     await call('DELETE', `/webhooks/${encodeURIComponent(webhook.id)}`);
     notify('Webhook deleted');
@@ -129,6 +155,7 @@ export function WebhooksSection() {
               onToggle={(active) => toggle(webhook, active)}
               onEdit={() => setDialog({ kind: 'edit', webhook })}
               onDelete={() => setDialog({ kind: 'delete', webhook })}
+              onPing={() => ping(webhook)}
             />
           ))}
         </div>
@@ -144,11 +171,16 @@ export function WebhooksSection() {
         <div class="log-controls">
           <Switch label="Refresh automatically" checked={autoRefresh} onChange={setAutoRefresh} />
           <p class="hint">
-            The last 100 deliveries, kept in memory by the server
+            The last 100 deliveries, kept by the server for 7 days (or 10,000 deliveries)
             {refreshedAt && ` · updated ${refreshedAt.toLocaleTimeString()}`}
           </p>
         </div>
-        <DeliveryLog deliveries={deliveries} webhooks={webhooks} />
+        <DeliveryLog
+          deliveries={deliveries}
+          webhooks={webhooks}
+          onDetails={(id) => setDialog({ kind: 'delivery', id })}
+          onRedeliver={redeliver}
+        />
       </section>
 
       {dialog.kind === 'add' && list && (
@@ -170,6 +202,9 @@ export function WebhooksSection() {
           explanation="Receivers use this secret to verify the X-Service-Signature header (HMAC-SHA256 of the body). Copy it now: it will not be shown again."
           onClose={close}
         />
+      )}
+      {dialog.kind === 'delivery' && (
+        <DeliveryDetails deliveryId={dialog.id} onRedeliver={redeliver} onClose={close} />
       )}
       {dialog.kind === 'delete' && (
         <ConfirmDialog

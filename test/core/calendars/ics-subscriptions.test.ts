@@ -6,6 +6,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { IcsSubscriptions } from '../../../src/core/calendars/ics-subscriptions.js';
 import { SubscriptionCache } from '../../../src/core/calendars/subscription-cache.js';
 import { silentLogger } from '../../../src/core/logger.js';
+import { createHttpClient } from '../../../src/core/net/http-client.js';
 import { SettingsStore } from '../../../src/core/state/settings.js';
 import {
   icsCalendar,
@@ -27,6 +28,7 @@ describe('IcsSubscriptions', () => {
   let subs: IcsSubscriptions;
   let settings: SettingsStore;
   let feedTitle = 'First';
+  const http = createHttpClient();
 
   const fetches = (): number => fixtures.requests.filter((r) => r.url === '/feed.ics').length;
   const make = (): IcsSubscriptions =>
@@ -36,6 +38,7 @@ describe('IcsSubscriptions', () => {
       clock,
       log: silentLogger,
       vault: { root: vault.dir, dataDir: data.dir },
+      http,
     });
 
   before(async () => {
@@ -46,7 +49,10 @@ describe('IcsSubscriptions', () => {
       ]),
     }));
   });
-  after(() => fixtures?.close());
+  after(async () => {
+    await http.close();
+    await fixtures?.close();
+  });
 
   beforeEach(async () => {
     clock = new ManualClock(Date.UTC(2026, 5, 1, 8));

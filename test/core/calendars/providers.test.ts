@@ -4,17 +4,22 @@ import { after, before, describe, it } from 'node:test';
 import { GoogleCalendarClient } from '../../../src/core/calendars/google.js';
 import { MicrosoftCalendarClient } from '../../../src/core/calendars/microsoft.js';
 import type { ProviderConfig } from '../../../src/core/calendars/types.js';
+import { createHttpClient } from '../../../src/core/net/http-client.js';
 import { startFixtureServer, type FixtureServer } from '../../helpers/calendar-fixtures.js';
 import { ManualClock } from '../../helpers/manual-clock.js';
 
 describe('calendar provider clients', () => {
   let fx: FixtureServer;
   let issued = 0;
+  const http = createHttpClient();
   before(async () => {
     fx = await startFixtureServer();
     fx.routes.set('/token', () => ({ body: { access_token: `t${++issued}`, expires_in: 3600 } }));
   });
-  after(() => fx.close());
+  after(async () => {
+    await http.close();
+    await fx.close();
+  });
 
   const config = (prefix: string): ProviderConfig => ({
     clientId: 'c',
@@ -27,7 +32,7 @@ describe('calendar provider clients', () => {
 
   it('Google: reuses the access token until it nears expiry, retries once on 401, follows pages', async () => {
     const clock = new ManualClock();
-    const google = new GoogleCalendarClient(clock);
+    const google = new GoogleCalendarClient(clock, http);
     let rejectNext = false;
     fx.routes.set('/g/users/me/calendarList', (req) => {
       if (rejectNext) {
@@ -82,7 +87,7 @@ describe('calendar provider clients', () => {
         },
       };
     });
-    const events = await new GoogleCalendarClient(new ManualClock()).events(
+    const events = await new GoogleCalendarClient(new ManualClock(), http).events(
       { ...config('g'), calendarIds: ['work'] },
       window,
     );
@@ -138,7 +143,7 @@ describe('calendar provider clients', () => {
         ],
       },
     }));
-    const events = await new MicrosoftCalendarClient(new ManualClock()).events(config('m'), window);
+    const events = await new MicrosoftCalendarClient(new ManualClock(), http).events(config('m'), window);
     assert.deepEqual(
       events.map((e) => [e.id, e.subscriptionId, e.start, e.end, e.allDay]),
       [

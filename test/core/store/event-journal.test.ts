@@ -7,8 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { EventBus } from '../../../src/core/events/bus.js';
-import { silentLogger, type Logger } from '../../../src/core/logger.js';
+import { silentLogger } from '../../../src/core/logger.js';
 import { openStore, STORE_FILE, type Store } from '../../../src/core/store/database.js';
 import { EventJournal, type JournalEntry } from '../../../src/core/store/event-journal.js';
 import { StoreMaintenance } from '../../../src/core/store/maintenance.js';
@@ -29,7 +30,7 @@ describe('event journal', () => {
     journal = new EventJournal(store, vault, silentLogger);
   });
   afterEach(async () => {
-    store.close();
+    await store.close();
     await dir.cleanup();
   });
 
@@ -67,35 +68,53 @@ describe('event journal', () => {
     assert.equal(journal.eventsSince(page[1]!.seq, { limit: 2 })[0]!.seq, entries[2]!.seq);
   });
 
-  it('journals every event of the bus and tells subscribers after the commit', () => {
+  it('journals every event of the bus and tells subscribers once committed, a burst in one commit', async () => {
     const bus = new EventBus(new ManualClock(T0), silentLogger);
     journal.attach(bus);
-    const heard: Array<{ entry: JournalEntry; stored: number }> = [];
-    journal.subscribe((entry) => heard.push({ entry, stored: journal.eventsSince(entry.seq - 1).length }));
-    bus.emit('task.deleted', { task: { title: 'X' } as never });
-    assert.equal(heard.length, 1);
-    assert.equal(heard[0]!.entry.name, 'task.deleted');
-    assert.equal(heard[0]!.stored, 1, 'the entry is readable when the subscriber hears of it');
+    const other = new Database(path.join(dir.dir, STORE_FILE), { readonly: true });
+    const committed = () => (other.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
+    const heard: Array<{ entry: JournalEntry; committed: number }> = [];
+    journal.subscribe((entry) => heard.push({ entry, committed: committed() }));
+    try {
+      bus.emit('task.deleted', { task: { title: 'X' } as never });
+      bus.emit('task.created', { task: { title: 'Y' } as never });
+      assert.equal(heard.length, 0, 'not before the commit');
+      await Promise.resolve();
+      assert.deepEqual(
+        heard.map((h) => [h.entry.name, h.committed]),
+        [
+          ['task.deleted', 2],
+          ['task.created', 2],
+        ],
+        'both committed together, visible to another connection, before the listeners hear of them',
+      );
+    } finally {
+      other.close();
+    }
   });
 
-  it('commits what a writer derives from an event together with it; a failing writer undoes only its own rows', () => {
+  it('commits what a writer derives from an event together with it, or neither when the writer fails', async () => {
     store.db.exec('CREATE TABLE derived (seq INTEGER, note TEXT)');
     const add = store.db.prepare('INSERT INTO derived VALUES (?, ?)');
-    const errors: unknown[] = [];
-    const log: Logger = { ...silentLogger, error: (obj) => errors.push(obj) };
-    const j = new EventJournal(store, vault, log);
-    j.onAppend((entry) => add.run(entry.seq, 'ok'));
-    const unsubscribe = j.onAppend((entry) => {
-      add.run(entry.seq, 'half');
-      throw new Error('boom');
+    let fail = false;
+    journal.onAppend((entry) => {
+      add.run(entry.seq, 'derived');
+      if (fail) throw new Error('boom');
     });
-    const entry = j.append('task.created', {}, T0);
-    assert.deepEqual(store.db.prepare('SELECT * FROM derived').all(), [{ seq: entry.seq, note: 'ok' }]);
-    assert.equal(errors.length, 1);
-    assert.equal(j.eventsSince(0).length, 1, 'the event is recorded although a writer failed');
-    unsubscribe();
-    j.append('task.created', {}, T0);
-    assert.equal(errors.length, 1);
+    const kept = journal.append('task.created', { n: 1 }, T0);
+    fail = true;
+    assert.throws(() => journal.append('task.created', { n: 2 }, T0), /boom/);
+    fail = false;
+    const next = journal.append('task.created', { n: 3 }, T0);
+    await Promise.resolve();
+    assert.deepEqual(
+      journal.eventsSince(0).map((e) => JSON.parse(e.envelope).data.n),
+      [1, 3],
+    );
+    assert.deepEqual(store.db.prepare('SELECT seq FROM derived ORDER BY seq').all(), [
+      { seq: kept.seq },
+      { seq: next.seq },
+    ]);
   });
 
   it('prunes by age and by count, but never the newest entry nor what is still referred to', () => {
@@ -121,9 +140,9 @@ describe('event journal', () => {
     assert.equal(journal.append('task.created', {}, now).seq, 11);
   });
 
-  it('keeps its entries across a reopen, in a file only the owner can read', () => {
+  it('keeps its entries across a reopen, in a file only the owner can read', async () => {
     journal.append('task.created', { title: 'kept' }, T0);
-    store.close();
+    await store.close();
     store = openStore(dir.dir);
     journal = new EventJournal(store, vault, silentLogger);
     assert.equal(JSON.parse(journal.eventsSince(0)[0]!.envelope).data.title, 'kept');
@@ -131,8 +150,8 @@ describe('event journal', () => {
     assert.equal(statSync(path.join(dir.dir, `${STORE_FILE}-wal`)).mode & 0o777, 0o600);
   });
 
-  it('keeps a committed entry when the process is killed right after the append (kill -9)', () => {
-    store.close();
+  it('keeps a committed entry when the process is killed right after the append (kill -9)', async () => {
+    await store.close();
     const script = `
       import { openStore } from ${JSON.stringify(path.resolve('src/core/store/database.ts'))};
       import { EventJournal } from ${JSON.stringify(path.resolve('src/core/store/event-journal.ts'))};
@@ -140,6 +159,8 @@ describe('event journal', () => {
       const log = { debug() {}, info() {}, warn() {}, error() {} };
       const journal = new EventJournal(store, { name: 'v', path: '/v' }, log);
       for (let i = 0; i < 50; i++) journal.append('task.created', { i }, Date.now());
+      // The operation that appended goes on (and could answer) only after the commit.
+      await Promise.resolve();
       process.kill(process.pid, 'SIGKILL');
     `;
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
@@ -179,7 +200,7 @@ describe('store retention runs', () => {
       assert.equal(runs.length, 3);
     } finally {
       maintenance.stop();
-      store.close();
+      await store.close();
       await dir.cleanup();
     }
   });

@@ -1,0 +1,59 @@
+/**
+ * The one HTTP client for every outbound call: webhook deliveries, ICS feeds, and the Google and
+ * Microsoft OAuth and calendar APIs. It is undici, the client behind Node's own `fetch`, used as a
+ * library so that connections can be pooled per purpose and vetted before they are made:
+ * - `fetch` (WHATWG fetch) on one shared keep-alive pool, for the calendar calls;
+ * - `pool()` gives a caller a keep-alive pool of its own with a connection limit and an optional
+ *   check of the resolved address before each connection (the webhook engine gives every webhook
+ *   one, so a receiver that hangs holds only its own connections).
+ */
+import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+
+export type { Dispatcher };
+export type FetchInit = NonNullable<Parameters<typeof undiciFetch>[1]>;
+export type FetchResponse = Awaited<ReturnType<typeof undiciFetch>>;
+
+/**
+ * Resolves `host` and returns the address to connect to, or rejects (with the reason as the
+ * message) when the connection must not be made.
+ */
+export type AddressCheck = (host: string, port: number) => Promise<string>;
+
+export interface PoolOptions {
+  /** Connections open at once (further requests wait for one). */
+  connections: number;
+  check?: AddressCheck;
+}
+
+export interface HttpClient {
+  fetch(url: string, init?: FetchInit): Promise<FetchResponse>;
+  pool(options: PoolOptions): Dispatcher;
+  /** Closes the shared pool (pools handed out are closed by their owners). */
+  close(): Promise<void>;
+}
+
+/** Connecting (TCP and TLS) gives up after this long; the caller's own timeout may be shorter. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+export function createHttpClient(): HttpClient {
+  const shared = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS } });
+  return {
+    fetch: (url, init = {}) => undiciFetch(url, { ...init, dispatcher: shared }),
+    pool: ({ connections, check }) => new Agent({ connections, connect: connector(check) }),
+    close: () => shared.close(),
+  };
+}
+
+function connector(check: AddressCheck | undefined): buildConnector.connector {
+  const base = buildConnector({ timeout: CONNECT_TIMEOUT_MS });
+  if (!check) return base;
+  return (options, callback) => {
+    const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
+    check(options.hostname, port).then(
+      // Dial the vetted address; TLS still verifies the certificate against the URL's host name
+      // (undici derives the server name from `host`, which keeps the original name).
+      (address) => base({ ...options, hostname: address }, callback),
+      (err: unknown) => callback(err as Error, null),
+    );
+  };
+}
