@@ -34,17 +34,19 @@ const server = await build({
   outfile: SERVER,
   // For development (`node --enable-source-maps`); the package does not ship it (5 MB).
   sourcemap: 'linked',
-  // Every package in `dependencies` is installed with Taskdown and loaded from node_modules; all
-  // other code is bundled (those packages are devDependencies), so nothing is both. Installed:
+  // Every package in `dependencies` and `optionalDependencies` is installed with Taskdown and
+  // loaded from node_modules; all other code is bundled (those packages are devDependencies), so
+  // nothing is both. Installed:
   // swagger-ui-dist, a folder of static files served as they are; the NLP parser
   // (tasknotes-nlp-core with chrono's locale tables, 0.6 MB), which loads on the first NLP request
   // only and, bundled, would make V8 hold the whole bundle's source as a two-byte string (its
-  // regular expressions are not ASCII); better-sqlite3, a native addon whose JavaScript finds the
-  // compiled `.node` file relative to its own package folder; the MCP SDK and zod (~1 MB), which
+  // regular expressions are not ASCII); better-sqlite3 (optional: the SQLite driver on Node 20
+  // only, docs/store.md), a native addon whose JavaScript finds the compiled `.node` file relative
+  // to its own package folder; the MCP SDK and zod (~1 MB), which
   // load on the first MCP request only (at once in `taskdown mcp`), so a server no agent talks to
   // never compiles them; rrule and semver, which the NLP parser and better-sqlite3's install step
   // need installed anyway.
-  external: Object.keys(PACKAGE.dependencies ?? {}),
+  external: [...Object.keys(PACKAGE.dependencies ?? {}), ...Object.keys(PACKAGE.optionalDependencies ?? {})],
   // The licence notices of what is bundled are written beside the bundle (below).
   metafile: true,
   // import() becomes require(): V8 code-cached functions cannot use the dynamic import callback

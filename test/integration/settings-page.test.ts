@@ -9,8 +9,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
+import { openDatabase } from '../../src/core/store/sqlite.js';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestServer, type TestServer } from '../helpers/server-process.js';
@@ -90,7 +90,7 @@ describe('settings page in Chromium', () => {
     await reveal.waitFor();
     secret = await reveal.getByLabel('Webhook secret').inputValue();
     assert.match(secret, /^[0-9a-f]{64}$/);
-    const store = new Database(path.join(server.dataDir, 'taskdown.sqlite'), { readonly: true });
+    const store = openDatabase(path.join(server.dataDir, 'taskdown.sqlite'), { readonly: true });
     try {
       assert.deepEqual(store.prepare('SELECT secret FROM webhooks').all(), [{ secret }]);
     } finally {

@@ -11,24 +11,22 @@
  *
  * The worker starts with the first commit, so a start that writes nothing starts no thread.
  */
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { SqliteDatabase } from './database.js';
+import type { SqliteDatabase, SqliteDriver } from './sqlite.js';
 
 /** Backstop for the main connection's own checkpoints, in pages (64 MB with 4 KB pages). */
 export const BACKSTOP_CHECKPOINT_PAGES = 16_384;
 const INTERVAL_MS = 1000;
 
-// Plain JavaScript run by the worker: its own connection to the same file, checkpointing on demand.
-const WORKER_SOURCE = `
+// Plain JavaScript run by the worker: its own connection to the same file, through the same driver
+// (opened by the driver's workerOpen expression), checkpointing on demand.
+const workerSource = (open: string): string => `
 const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file, { fileMustExist: true });
-db.pragma('busy_timeout = 1000');
+const db = ${open};
 parentPort.on('message', (message) => {
   if (message === 'checkpoint') {
     try {
-      db.pragma('wal_checkpoint(PASSIVE)');
+      db.exec('PRAGMA wal_checkpoint(PASSIVE)');
     } catch (err) {
       parentPort.postMessage(String(err && err.message));
     }
@@ -51,10 +49,11 @@ export class Checkpointer {
   constructor(
     private readonly db: SqliteDatabase,
     private readonly file: string,
+    private readonly driver: SqliteDriver,
     private readonly onError: (message: string) => void,
   ) {
-    this.changes = db.prepare<[], number>('SELECT total_changes()').pluck();
-    this.seen = this.changes.get() ?? 0;
+    this.changes = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
+    this.seen = this.changes.get()?.n ?? 0;
     this.timer = setInterval(() => this.tick(), INTERVAL_MS);
     this.timer.unref();
   }
@@ -73,7 +72,7 @@ export class Checkpointer {
 
   private tick(): void {
     if (this.stopped || this.busy) return;
-    const changes = this.changes.get() ?? 0;
+    const changes = this.changes.get()?.n ?? 0;
     if (changes === this.seen) return;
     this.seen = changes;
     this.busy = true;
@@ -82,8 +81,10 @@ export class Checkpointer {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file: this.file } });
+    const worker = new Worker(workerSource(this.driver.workerOpen), {
+      eval: true,
+      workerData: { ...this.driver.workerData, file: this.file },
+    });
     worker.unref();
     worker.on('message', (message: string) => {
       if (message === 'done') this.busy = false;

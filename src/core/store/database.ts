@@ -1,6 +1,7 @@
 /**
- * The embedded database in the data dir: one SQLite file (`taskdown.sqlite`, through
- * better-sqlite3) holding the event journal, the webhooks and their delivery queue and log.
+ * The embedded database in the data dir: one SQLite file (`taskdown.sqlite`, through the
+ * driver of sqlite.ts: `node:sqlite`, or better-sqlite3 on Node 20) holding the event journal,
+ * the webhooks and their delivery queue and log.
  * docs/store.md describes the tables, the durability rules and the retention.
  *
  * Durability: WAL mode with `synchronous = NORMAL`. A commit returns once its pages are written
@@ -13,16 +14,16 @@
  */
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { silentLogger, type Logger } from '../logger.js';
 import { StateFileError } from '../state/json-file.js';
 import { BACKSTOP_CHECKPOINT_PAGES, Checkpointer } from './checkpointer.js';
 import { GroupCommit, type CommitListener } from './group-commit.js';
 import { MIGRATIONS } from './schema.js';
+import { openDatabase, sqliteDriver, type SqliteDatabase } from './sqlite.js';
+
+export type { SqliteDatabase } from './sqlite.js';
 
 export const STORE_FILE = 'taskdown.sqlite';
-
-export type SqliteDatabase = Database.Database;
 
 export interface Store {
   readonly db: SqliteDatabase;
@@ -46,14 +47,17 @@ export interface Store {
  * Opens (creating when missing) the store of a data dir and brings its schema up to date.
  * The file and its WAL and shared-memory files are mode 0600: they hold webhook secrets and event
  * payloads (SQLite gives the WAL files the database file's mode).
+ * Throws SqliteUnavailableError when this Node has no usable SQLite driver (sqlite.ts), and
+ * StateFileError when the file cannot be used.
  */
 export function openStore(dataDir: string, log: Logger = silentLogger): Store {
   const file = path.join(dataDir, STORE_FILE);
+  const driver = sqliteDriver();
   closeSync(openSync(file, 'a', 0o600));
   chmodSync(file, 0o600);
   let db: SqliteDatabase;
   try {
-    db = new Database(file);
+    db = openDatabase(file);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     // Checkpoints run on a worker thread (checkpointer.ts); this is only the backstop.
@@ -66,7 +70,8 @@ export function openStore(dataDir: string, log: Logger = silentLogger): Store {
     if (err instanceof StateFileError) throw err;
     throw new StateFileError(file, (err as Error).message);
   }
-  const checkpointer = new Checkpointer(db, file, (message) =>
+  log.debug({ file, driver: driver.name }, 'store opened');
+  const checkpointer = new Checkpointer(db, file, driver, (message) =>
     log.warn({ file, error: message }, 'store checkpoint failed; the next one will try again'),
   );
   const group = new GroupCommit(db, (err) =>
@@ -82,14 +87,14 @@ export function openStore(dataDir: string, log: Logger = silentLogger): Store {
     async close() {
       group.commit();
       await checkpointer.stop();
-      if (db.open) db.close();
+      if (db.isOpen) db.close();
     },
   };
 }
 
 /** Applies the migrations the file has not seen yet, each in its own transaction. */
 function migrate(db: SqliteDatabase, file: string): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
+  const version = db.pragma('user_version') as number;
   if (version > MIGRATIONS.length) {
     throw new StateFileError(file, `it was written by a newer Taskdown (schema ${version})`);
   }

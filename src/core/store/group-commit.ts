@@ -17,7 +17,7 @@
  * grouped, a burst costs one commit, and its write amplification drops accordingly (the figures
  * are in docs/performance.md).
  */
-import type { SqliteDatabase } from './database.js';
+import type { SqliteDatabase } from './sqlite.js';
 
 export type CommitListener = (error: Error | undefined) => void;
 

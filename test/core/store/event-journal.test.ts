@@ -7,12 +7,12 @@ import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
 import { EventBus } from '../../../src/core/events/bus.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { openStore, STORE_FILE, type Store } from '../../../src/core/store/database.js';
 import { EventJournal, type JournalEntry } from '../../../src/core/store/event-journal.js';
 import { StoreMaintenance } from '../../../src/core/store/maintenance.js';
+import { openDatabase } from '../../../src/core/store/sqlite.js';
 import { ManualClock } from '../../helpers/manual-clock.js';
 import { tempDir } from '../../helpers/temp.js';
 
@@ -71,7 +71,7 @@ describe('event journal', () => {
   it('journals every event of the bus and tells subscribers once committed, a burst in one commit', async () => {
     const bus = new EventBus(new ManualClock(T0), silentLogger);
     journal.attach(bus);
-    const other = new Database(path.join(dir.dir, STORE_FILE), { readonly: true });
+    const other = openDatabase(path.join(dir.dir, STORE_FILE), { readonly: true });
     const committed = () => (other.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
     const heard: Array<{ entry: JournalEntry; committed: number }> = [];
     journal.subscribe((entry) => heard.push({ entry, committed: committed() }));
