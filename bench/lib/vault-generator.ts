@@ -1,5 +1,5 @@
 /**
- * A deterministic benchmark vault: 10,000 TaskNotes task notes (fixed seed) with realistic
+ * A deterministic benchmark vault: 10,000 (or 100,000) TaskNotes task notes (fixed seed) with realistic
  * frontmatter — statuses, priorities, due/scheduled dates and date-times, tags, contexts,
  * projects (wikilinks to project notes that are tasks too), time estimates and entries,
  * recurrences with completed instances, dependencies, reminders and body text — plus some
@@ -183,6 +183,19 @@ function renderTask(i: number, random: () => number, base: number): string {
   return `${lines.join('\n')}\n${body.join('\n')}${body.length > 0 ? '\n' : ''}`;
 }
 
+/**
+ * `count` more task notes like the vault's (another seed), for a burst of notes written by another
+ * program: vault-relative paths under `folder` and their texts.
+ */
+export function burstNotes(folder: string, count: number, seed = 7): Array<{ rel: string; text: string }> {
+  const random = rng(seed);
+  const base = Date.UTC(2026, 10, 1);
+  return Array.from({ length: count }, (_, i) => ({
+    rel: `${folder}/Burst ${String(i).padStart(5, '0')}.md`,
+    text: renderTask(i, random, base),
+  }));
+}
+
 /** Creates (or reuses) the cached vault with `count` tasks. Dates are relative to a fixed day. */
 export async function generateVault(count = 10_000, seed = 42): Promise<GeneratedVault> {
   const dir = path.join(CACHE, `vault-${count}-s${seed}-v${GENERATOR_VERSION}`);
@@ -219,6 +232,9 @@ export async function generateVault(count = 10_000, seed = 42): Promise<Generate
   await mkdir(path.join(dir, 'Bench'), { recursive: true });
   await writeFile(path.join(dir, EDIT_TARGET), EDIT_TARGET_TEXT('Edit target'));
   await backdate(dir, new Date(base));
+  // Setting a file's times is a change of the file: its status-change time (ctime) is now, and
+  // the server only snapshots notes whose ctime is more than 2 s older than its scan.
+  await new Promise((r) => setTimeout(r, 2_100));
   await writeFile(marker, new Date().toISOString());
   return { dir, taskCount, taskPaths };
 }
@@ -226,7 +242,7 @@ export async function generateVault(count = 10_000, seed = 42): Promise<Generate
 /**
  * Gives every note a modification time in the past, as in a vault that is not being written to.
  * The server leaves notes modified in the two seconds before a scan out of its index snapshot
- * (their content may still change without changing mtime and size), so in a freshly generated
+ * (their content may still change without changing their metadata), so in a freshly generated
  * vault a restart would read every note again and measure a first start instead.
  */
 async function backdate(dir: string, when: Date): Promise<void> {
