@@ -1,32 +1,65 @@
 /**
- * The note index persisted in the data dir, so that a restart re-reads and re-parses only the
- * notes that changed while the server was down. An entry is reused only when the note's mtime and
- * size are exactly those recorded, and only entries of notes that had not been modified for a
- * while before they were read are written (a note edited again within the file system's timestamp
- * granularity could otherwise keep its recorded mtime and size with new content). Any problem with
- * the file — missing, corrupt, another format version or parser key — means "no snapshot".
+ * The note index persisted in the data dir, so that a restart neither reads nor parses the notes
+ * that did not change while the server was down: it only looks at their file metadata.
+ *
+ * An entry is reused only when the note's file still has exactly the recorded size, modification
+ * time, status-change time (ctime) and inode number. The ctime is what makes that safe against
+ * programs that restore a modification time (`touch -r`, `cp -p`, `rsync -t`, archive tools):
+ * every write or replacement of a file sets its ctime to the current time, and no program can set
+ * it back; a file replaced by another one (an atomic save) has another inode. Only entries of notes
+ * that had not been modified for a while before they were read are written (a note edited again
+ * within the file system's timestamp granularity could otherwise keep its recorded times and size
+ * with new content). Any problem with the file — missing, corrupt, another format version or
+ * parser key — means "no snapshot".
  */
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from './atomic-write.js';
 
-const FORMAT = 1;
+const FORMAT = 2;
 
-export interface SnapshotEntry<P> {
-  mtimeMs: number;
+/** What a note's file looked like when it was read (see `stampOf`). */
+export interface FileStamp {
   size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+}
+
+export interface SnapshotEntry<P> extends FileStamp {
+  rel: string;
   hash: string;
   /** The parser's result; null for a note that is not indexed (e.g. not a task). */
   parsed: P | null;
 }
 
-type Row<P> = [rel: string, mtimeMs: number, size: number, hash: string, parsed: P | null];
+type Row<P> = [rel: string, size: number, mtimeMs: number, ctimeMs: number, ino: number, hash: string, parsed: P | null];
+
+/** The stamp of a file's stats, as a snapshot entry records it. */
+export function stampOf(stat: FileStamp): FileStamp {
+  return { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino };
+}
+
+/** True when a file's current stats are those of the stamp. */
+export function sameStamp(stat: FileStamp, stamp: FileStamp): boolean {
+  return (
+    stat.mtimeMs === stamp.mtimeMs &&
+    stat.size === stamp.size &&
+    stat.ctimeMs === stamp.ctimeMs &&
+    stat.ino === stamp.ino
+  );
+}
+
+const byRel = (a: { rel: string }, b: { rel: string }): number => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);
 
 export class IndexSnapshot<P> {
   constructor(private readonly file: string) {}
 
-  /** Entries written for the same parser key, or an empty map. */
-  load(key: string): Map<string, SnapshotEntry<P>> {
-    const out = new Map<string, SnapshotEntry<P>>();
+  /**
+   * Entries written for the same parser key, sorted by path (the order they are saved in), or
+   * none. The entries are the objects the caller keeps: one object per note from the file's text.
+   */
+  load(key: string): SnapshotEntry<P>[] {
+    const out: SnapshotEntry<P>[] = [];
     let data: unknown;
     try {
       data = JSON.parse(readFileSync(this.file, 'utf8'));
@@ -35,45 +68,58 @@ export class IndexSnapshot<P> {
     }
     const head = data as { format?: unknown; key?: unknown; rows?: unknown };
     if (head.format !== FORMAT || head.key !== key || !Array.isArray(head.rows)) return out;
+    let sorted = true;
     for (const row of head.rows as unknown[]) {
-      if (!Array.isArray(row) || row.length !== 5) continue;
-      const [rel, mtimeMs, size, hash, parsed] = row as Row<P>;
-      if (typeof rel !== 'string' || typeof mtimeMs !== 'number' || typeof size !== 'number') continue;
-      if (typeof hash !== 'string') continue;
-      out.set(rel, { mtimeMs, size, hash, parsed });
+      if (!Array.isArray(row) || row.length !== 7) continue;
+      const [rel, size, mtimeMs, ctimeMs, ino, hash, parsed] = row as Row<P>;
+      if (typeof rel !== 'string' || typeof hash !== 'string') continue;
+      if (typeof size !== 'number' || typeof mtimeMs !== 'number') continue;
+      if (typeof ctimeMs !== 'number' || typeof ino !== 'number') continue;
+      if (out.length > 0 && out[out.length - 1]!.rel >= rel) sorted = false;
+      out.push({ rel, size, mtimeMs, ctimeMs, ino, hash, parsed });
     }
-    return out;
+    // Saved sorted; a file edited by hand may not be (or may repeat a path: the last one wins).
+    return sorted ? out : dedupe(out.sort(byRel));
   }
 
   /**
-   * Writes the entries (atomically); parsed values that JSON cannot carry exactly are left out.
-   * The file is assembled as bytes, a few hundred rows at a time: one string of the whole file
-   * (megabytes for a large vault) would sit in V8's large-object space until the next full
-   * collection.
+   * Writes the entries (atomically) in path order; parsed values that JSON cannot carry exactly
+   * are left out. The file is assembled as bytes, a few hundred rows at a time with a turn of the
+   * event loop in between: one string of the whole file (tens of megabytes for a large vault)
+   * would sit in V8's large-object space until the next full collection, and serialising 100,000
+   * rows in one go would keep requests waiting for half a second.
    */
-  async save(key: string, entries: ReadonlyMap<string, SnapshotEntry<P>>): Promise<void> {
+  async save(key: string, entries: readonly SnapshotEntry<P>[]): Promise<void> {
+    const rows = [...entries].sort(byRel);
     const chunks: Buffer[] = [Buffer.from(`{"format":${FORMAT},"key":${JSON.stringify(key)},"rows":[`)];
-    let rows: string[] = [];
-    const flush = (): void => {
-      if (rows.length === 0) return;
-      chunks.push(Buffer.from((chunks.length > 1 ? ',\n' : '') + rows.join(',\n')));
-      rows = [];
+    let lossless = true;
+    // NaN, ±Infinity and -0 (YAML `.nan`, `.inf`, `-0`) would come back as null or 0.
+    const check = (_k: string, v: unknown): unknown => {
+      if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) lossless = false;
+      return v;
     };
-    for (const [rel, e] of entries) {
-      let lossless = true;
-      // NaN, ±Infinity and -0 (YAML `.nan`, `.inf`, `-0`) would come back as null or 0.
-      const text = JSON.stringify([rel, e.mtimeMs, e.size, e.hash, e.parsed], (_k, v: unknown) => {
-        if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) lossless = false;
-        return v;
-      });
-      if (lossless) rows.push(text);
-      if (rows.length >= ROWS_PER_CHUNK) flush();
+    let first = true;
+    for (let i = 0; i < rows.length; i += ROWS_PER_CHUNK) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      const texts: string[] = [];
+      for (const e of rows.slice(i, i + ROWS_PER_CHUNK)) {
+        lossless = true;
+        const text = JSON.stringify([e.rel, e.size, e.mtimeMs, e.ctimeMs, e.ino, e.hash, e.parsed], check);
+        if (lossless) texts.push(text);
+      }
+      if (texts.length === 0) continue;
+      chunks.push(Buffer.from((first ? '' : ',\n') + texts.join(',\n')));
+      first = false;
     }
-    flush();
     chunks.push(Buffer.from(']}\n'));
     await writeFileAtomic(this.file, Buffer.concat(chunks), { mkdir: true });
   }
 }
 
+/** A sorted list with each path once (the last entry of a path wins). */
+function dedupe<T extends { rel: string }>(sorted: T[]): T[] {
+  return sorted.filter((e, i) => sorted[i + 1]?.rel !== e.rel);
+}
+
 /** Rows serialised per chunk of the snapshot file. */
-const ROWS_PER_CHUNK = 256;
+const ROWS_PER_CHUNK = 500;

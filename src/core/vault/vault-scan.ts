@@ -9,7 +9,7 @@ import { hash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isTempFileName } from './atomic-write.js';
-import type { SnapshotEntry } from './index-snapshot.js';
+import { sameStamp, type SnapshotEntry } from './index-snapshot.js';
 import { isReservedVaultPath, type VaultPathPolicy } from './paths.js';
 import { fileLinkTarget } from './vault-entry.js';
 
@@ -105,11 +105,14 @@ export interface ScannedNote<P> {
   /** Size in bytes of the text read. */
   size: number;
   /**
-   * Modification time, known when the note was taken from the index snapshot unchanged. A note
-   * read by the scan has none: its mtime is looked up when the snapshot is written (see
-   * VaultStore), off the start's critical path.
+   * The file's modification time, status-change time and inode, known when the note was taken
+   * from the index snapshot unchanged (the entry itself is the scanned note). A note read by the
+   * scan has none: they are looked up when the snapshot is written (see VaultStore), off the
+   * start's critical path.
    */
   mtimeMs?: number;
+  ctimeMs?: number;
+  ino?: number;
   /** The parser's result; null for a note that is not indexed (e.g. not a task) or is broken. */
   parsed: P | null;
   /** Why the parser failed (broken frontmatter): the note is left out of the index. */
@@ -118,6 +121,7 @@ export interface ScannedNote<P> {
 
 /** A full scan: every readable candidate note, the folders walked, and problems to log. */
 export interface VaultScan<P> {
+  /** In path order (code-unit order, as VaultStore lists notes). */
   notes: ScannedNote<P>[];
   folders: string[];
   /** Notes that are file links. */
@@ -126,14 +130,17 @@ export interface VaultScan<P> {
   unreadable: Array<{ path: string; reason: string }>;
   /** When the scan began (epoch ms): every note it read was read after this. */
   startedAt: number;
+  /** How many notes were taken from the snapshot unchanged (not read). */
+  reused: number;
 }
 
 /** Notes read and parsed between two yields to the event loop (~10-20 ms of work). */
 const SCAN_CHUNK = 500;
 
 /**
- * Reads and parses every candidate note, reusing `previous` entries (an index snapshot) whose mtime
- * and size are unchanged. It only reads: the store adopts the result (and logs its problems).
+ * Reads and parses every candidate note, reusing the `previous` entries (an index snapshot, in
+ * path order) whose file is unchanged by its metadata (index-snapshot.ts): those notes are not
+ * read. It only reads: the store adopts the result (and logs its problems).
  *
  * Notes are read synchronously (readNote): with the files in the page cache an asynchronous read
  * only adds a thread-pool round trip and a promise per note (measured on the 10,000-note bench
@@ -143,25 +150,32 @@ const SCAN_CHUNK = 500;
 export async function scanVault<P>(
   policy: VaultPathPolicy,
   parse: NoteParser<P>,
-  previous: ReadonlyMap<string, SnapshotEntry<P>>,
+  previous: readonly SnapshotEntry<P>[],
   options: { clearDebris?: (temps: string[]) => void } = {},
 ): Promise<VaultScan<P>> {
   const startedAt = Date.now();
   const { notes: rels, folders, links, temps } = walkVault(policy);
   options.clearDebris?.(temps);
+  // Sorted once here (the default sort compares code units, as the index's order does), so the
+  // snapshot is matched by merging two sorted lists and the index never sorts a shuffled list.
+  rels.sort();
   const notes: ScannedNote<P>[] = [];
   const unreadable: VaultScan<P>['unreadable'] = [];
+  let reused = 0;
+  let p = 0;
   // Walked paths are already clean: concatenation, not path.join's normalisation, per note.
   const prefix = policy.root.endsWith(path.sep) ? policy.root : `${policy.root}${path.sep}`;
   for (let i = 0; i < rels.length; i += SCAN_CHUNK) {
     if (i > 0) await new Promise((resolve) => setImmediate(resolve));
     for (const rel of rels.slice(i, i + SCAN_CHUNK)) {
       const abs = prefix + rel;
-      const known = previous.get(rel);
+      while (p < previous.length && previous[p]!.rel < rel) p++;
+      const known = previous[p]?.rel === rel ? previous[p] : undefined;
       if (known) {
         const stat = statSync(abs, { throwIfNoEntry: false });
-        if (stat?.isFile() && stat.mtimeMs === known.mtimeMs && stat.size === known.size) {
-          notes.push({ rel, ...known });
+        if (stat?.isFile() && sameStamp(stat, known)) {
+          notes.push(known);
+          reused++;
           continue;
         }
       }
@@ -183,7 +197,7 @@ export async function scanVault<P>(
       notes.push(note);
     }
   }
-  return { notes, folders, links, unreadable, startedAt };
+  return { notes, folders, links, unreadable, startedAt, reused };
 }
 
 /** Shared by every read of a scan: nearly every note fits, and the scan reads one note at a time. */

@@ -20,7 +20,7 @@ import { tempPathFor, writeFileAtomic } from './atomic-write.js';
 import { checkedReplace } from './checked-replace.js';
 import { clearVaultDebris } from './crash-debris.js';
 import { NoteChangedError } from './note-changed.js';
-import { IndexSnapshot, type SnapshotEntry } from './index-snapshot.js';
+import { IndexSnapshot, stampOf, type SnapshotEntry } from './index-snapshot.js';
 import { KeyedLock } from './keyed-lock.js';
 import type { VaultPathPolicy } from './paths.js';
 import { inspectVaultPath, refusedPath } from './vault-entry.js';
@@ -164,17 +164,20 @@ export class VaultStore<P> {
 
   private async scan(atStart: boolean): Promise<{ folders: string[]; links: string[] }> {
     const { policy, log } = this.options;
-    const previous = this.snapshot?.load(this.options.snapshot?.key() ?? '') ?? new Map();
+    const previous = this.snapshot?.load(this.options.snapshot?.key() ?? '') ?? [];
     const scan = await scanVault(policy, this.options.parse, previous, {
       ...(atStart ? { clearDebris: (temps: string[]) => clearVaultDebris(policy.root, temps, log) } : {}),
     });
-    this.adopt(scan);
+    this.adopt(scan, previous.length);
     this.watcher?.watchLinks(scan.links);
     return scan;
   }
 
-  /** Replaces the index with a scan's notes; logs its problems; schedules the snapshot. */
-  private adopt(scan: VaultScan<P>): void {
+  /**
+   * Replaces the index with a scan's notes (in path order, so the index lists them without a
+   * sort); logs its problems; schedules the snapshot unless the scan reused all of it unchanged.
+   */
+  private adopt(scan: VaultScan<P>, snapshotSize: number): void {
     const candidates: ScannedNote<P>[] = [];
     this.notes.clear();
     for (const note of scan.notes) {
@@ -191,6 +194,7 @@ export class VaultStore<P> {
     }
     for (const { path: rel, reason } of scan.unreadable) this.options.log.warn({ path: rel, reason }, 'cannot read note');
     this.touch();
+    if (scan.reused === snapshotSize && scan.reused === candidates.length) return;
     this.scheduleSnapshot(this.options.snapshot?.key() ?? '', candidates, scan.startedAt);
   }
 
@@ -211,19 +215,20 @@ export class VaultStore<P> {
   }
 
   /**
-   * The scanned notes that may be reused by the next start, with the mtime and size to check
-   * them by. A note qualifies while the index still holds what the scan read of it and its file
-   * was last modified well before the scan began (so not during or after the read): same size in
-   * bytes as the text read, mtime older than the scan by SNAPSHOT_SETTLED_MS (a note edited again
-   * within the file system's timestamp granularity could otherwise keep its mtime and size with
-   * new content). Anything else is simply read again next time. Undefined when the store stopped.
+   * The scanned notes that may be reused by the next start, with the file metadata to check them
+   * by (index-snapshot.ts). A note qualifies while the index still holds what the scan read of it
+   * and its file was last modified and changed well before the scan began (so not during or after
+   * the read): same size in bytes as the text read, mtime and ctime older than the scan by
+   * SNAPSHOT_SETTLED_MS (a note edited again within the file system's timestamp granularity could
+   * otherwise keep its times and size with new content). Anything else is simply read again next
+   * time. Undefined when the store stopped.
    */
   private async snapshotEntries(
     candidates: ScannedNote<P>[],
     scannedAt: number,
-  ): Promise<Map<string, SnapshotEntry<P>> | undefined> {
+  ): Promise<SnapshotEntry<P>[] | undefined> {
     const settledBefore = scannedAt - SNAPSHOT_SETTLED_MS;
-    const entries = new Map<string, SnapshotEntry<P>>();
+    const entries: SnapshotEntry<P>[] = [];
     for (let i = 0; i < candidates.length; i += SNAPSHOT_STAT_CHUNK) {
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
       if (this.stopped) return undefined;
@@ -231,13 +236,14 @@ export class VaultStore<P> {
         const { rel, size, hash, parsed } = note;
         const current = this.notes.get(rel);
         if (parsed === null ? current !== undefined : current !== note) continue; // changed since
-        let { mtimeMs } = note;
-        if (mtimeMs === undefined) {
-          const stat = statSync(this.abs(rel), { throwIfNoEntry: false });
-          if (!stat?.isFile() || stat.size !== size || stat.mtimeMs >= settledBefore) continue;
-          mtimeMs = stat.mtimeMs;
+        if (note.mtimeMs !== undefined) {
+          entries.push(note as SnapshotEntry<P>); // taken from the snapshot unchanged
+          continue;
         }
-        entries.set(rel, { mtimeMs, size, hash, parsed });
+        const stat = statSync(this.abs(rel), { throwIfNoEntry: false });
+        if (!stat?.isFile() || stat.size !== size) continue;
+        if (stat.mtimeMs >= settledBefore || stat.ctimeMs >= settledBefore) continue;
+        entries.push({ rel, ...stampOf(stat), hash, parsed });
       }
     }
     return entries;

@@ -1,13 +1,19 @@
 /** The persisted index: restarts reuse unchanged entries and never serve stale ones. */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { utimes, writeFile } from 'node:fs/promises';
+import { stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { silentLogger } from '../../../src/core/logger.js';
 import { IndexSnapshot } from '../../../src/core/vault/index-snapshot.js';
 import { VaultStore } from '../../../src/core/vault/vault-store.js';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
+
+/**
+ * Waits until files written so far count as settled for the snapshot: their status-change time
+ * (which no program can set back) must be more than 2 s older than the scan.
+ */
+const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 2_100));
 
 describe('index snapshot', () => {
   let dir: string;
@@ -45,9 +51,10 @@ describe('index snapshot', () => {
       'C.md': 'skip me',
       'D.md': 'broken',
       'E.md': 'nan value',
-      'Fresh.md': 'fresh',
     });
     for (const rel of ['A.md', 'B.md', 'C.md', 'D.md', 'E.md']) await age(rel);
+    await settle();
+    await writeFiles(dir, { 'Fresh.md': 'fresh' });
     const store = await open();
     // Written about 2 s after the scan; polled, so a loaded machine only makes this slower.
     for (let waited = 0; !existsSync(file()) && waited < 20_000; waited += 50) {
@@ -97,7 +104,7 @@ describe('index snapshot', () => {
     let store = await open();
     await store.stop();
     assert.ok(parsed.includes('C.md'));
-    await writeFile(file(), '{"format":1,"key":"k2","rows":[[');
+    await writeFile(file(), '{"format":2,"key":"k2","rows":[[');
     store = await open();
     await store.stop();
     assert.equal(store.get('A.md')?.parsed.text, 'AAA');
@@ -105,6 +112,76 @@ describe('index snapshot', () => {
   });
 
   it('loads nothing from a missing file', () => {
-    assert.equal(new IndexSnapshot(path.join(dir, 'nope.json')).load('k').size, 0);
+    assert.equal(new IndexSnapshot(path.join(dir, 'nope.json')).load('k').length, 0);
+  });
+});
+
+describe('index snapshot: file metadata', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  const file = (): string => path.join(dir, '.data', 'index-snapshot.json');
+  let parsed: string[] = [];
+  /** A whole-millisecond time in the past, which utimes sets exactly. */
+  const stamp = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+
+  const open = async (): Promise<VaultStore<string>> => {
+    parsed = [];
+    const store = new VaultStore<string>({
+      policy: { root: dir, dataDir: path.join(dir, '.data') },
+      log: silentLogger,
+      parse: (rel, text) => {
+        parsed.push(rel);
+        return text;
+      },
+      snapshot: { file: file(), key: () => 'k' },
+    });
+    await store.start();
+    return store;
+  };
+
+  before(async () => {
+    ({ dir, cleanup } = await tempDir('index-snapshot-meta-'));
+    await writeFiles(dir, { 'A.md': 'aaa', 'B.md': 'bbb', 'Sub/C.md': 'ccc', 'A b.md': 'ab' });
+    for (const rel of ['A.md', 'B.md', 'Sub/C.md', 'A b.md']) await utimes(path.join(dir, rel), stamp, stamp);
+    await settle();
+    const store = await open();
+    for (let waited = 0; !existsSync(file()) && waited < 20_000; waited += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await store.stop();
+    assert.ok(existsSync(file()), 'snapshot written after the scan');
+  });
+  after(() => cleanup());
+
+  it('lists the notes in path order after a first start and after a restart', async () => {
+    const expected = ['A b.md', 'A.md', 'B.md', 'Sub/C.md'];
+    const store = await open();
+    await store.stop();
+    assert.deepEqual(parsed, []);
+    assert.deepEqual(
+      store.all().map((r) => r.rel),
+      expected,
+    );
+  });
+
+  it('leaves the snapshot file alone when a restart reused all of it', async () => {
+    const before = (await stat(file())).mtimeMs;
+    const store = await open();
+    // Longer than the delay before a snapshot is written (a loaded machine can only hide a write).
+    await new Promise((r) => setTimeout(r, 3_000));
+    await store.stop();
+    assert.deepEqual(parsed, []);
+    assert.equal((await stat(file())).mtimeMs, before);
+  });
+
+  it('re-reads a note rewritten with the same size and its modification time set back', async () => {
+    // What `cp -p`, `touch -r` or an archive tool does: new content, same size, same mtime. Only
+    // the status-change time (and, for a replaced file, the inode) tells.
+    await writeFile(path.join(dir, 'A.md'), 'zzz');
+    await utimes(path.join(dir, 'A.md'), stamp, stamp);
+    const store = await open();
+    await store.stop();
+    assert.equal(store.get('A.md')?.parsed, 'zzz');
+    assert.deepEqual(parsed, ['A.md']);
   });
 });

@@ -62,7 +62,7 @@ describe('vault scan', () => {
           seen.set(rel, text);
           return null;
         },
-        new Map(),
+        [],
       );
       for (const [rel, text] of Object.entries(texts)) {
         assert.equal(seen.get(rel), text, rel);
