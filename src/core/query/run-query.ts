@@ -25,11 +25,13 @@ export interface QueryResult {
 export function runQuery(rawQuery: unknown, env: QueryEnv): QueryResult {
   const query = parseFilterQuery(rawQuery, env.settings);
   const ctx = new QueryContext(env);
-  const matches = compileFilter(query.root, ctx);
-  const sorted = sortTasks(env.tasks.filter(matches), query.options, ctx);
+  const matches = env.tasks.filter(compileFilter(query.root, ctx));
   const { offset, limit } = query.page;
-  const all = groupTasks(sorted, query.options.groupKey, ctx);
   const end = limit === undefined ? Infinity : offset + limit;
+  // Ungrouped, a page is the head of the sorted matches: only that head is sorted.
+  const head = limit !== undefined && query.options.groupKey === 'none' ? end : undefined;
+  const sorted = sortTasks(matches, query.options, ctx, head);
+  const all = groupTasks(sorted, query.options.groupKey, ctx);
   const groups: TaskGroup[] = [];
   let position = 0;
   for (const group of all) {
@@ -38,5 +40,5 @@ export function runQuery(rawQuery: unknown, env: QueryEnv): QueryResult {
     position += group.tasks.length;
     if (from < to) groups.push({ key: group.key, tasks: group.tasks.slice(from, to) });
   }
-  return { tasks: groups.flatMap((g) => g.tasks), total: env.tasks.length, filtered: sorted.length, groups };
+  return { tasks: groups.flatMap((g) => g.tasks), total: env.tasks.length, filtered: matches.length, groups };
 }

@@ -116,8 +116,28 @@ function keyOf(sortKey: string, ctx: QueryContext): KeyOf {
 const finiteOrUndefined = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 
-/** Sorts a copy of `tasks` by the query options. */
-export function sortTasks(tasks: readonly TaskInfo[], options: QueryOptions, ctx: QueryContext): TaskInfo[] {
+/** A task being sorted: its primary key, and its tie-break keys once a comparison needs them. */
+interface Row {
+  task: TaskInfo;
+  /** Position in the input: the order of tasks that compare equal (the sort is stable). */
+  index: number;
+  p: Key;
+  ties: [due: Key, scheduled: Key, priority: Key, title: Key] | undefined;
+}
+
+/**
+ * Sorts a copy of `tasks` by the query options. With `first`, returns only the first `first`
+ * tasks of that order (one page of a large result), picked in one pass with a bounded heap
+ * instead of sorting every match. Tie-break keys are computed only for tasks whose primary key
+ * ties in a comparison. On the 100,000-task scale bench (docs/performance.md), a query matching
+ * 70,000 tasks answers its first page of 50 in a few milliseconds instead of ~400 ms.
+ */
+export function sortTasks(
+  tasks: readonly TaskInfo[],
+  options: QueryOptions,
+  ctx: QueryContext,
+  first?: number,
+): TaskInfo[] {
   const primary = keyOf(options.sortKey, ctx);
   const sign = options.sortDirection === 'desc' ? -1 : 1;
   // The tie chain always has four keys: an unused slot (the primary key's own) has no key.
@@ -128,22 +148,64 @@ export function sortTasks(tasks: readonly TaskInfo[], options: QueryOptions, ctx
     KeyOf,
     KeyOf,
   ];
-  const rows = tasks.map((task) => ({
-    task,
-    p: primary(task),
-    due: due(task),
-    scheduled: scheduled(task),
-    priority: priority(task),
-    title: title(task),
-  }));
-  rows.sort(
-    (a, b) =>
-      sign * compareKeys(a.p, b.p) ||
-      compareKeys(a.due, b.due) ||
-      compareKeys(a.scheduled, b.scheduled) ||
+  const tiesOf = (r: Row): NonNullable<Row['ties']> =>
+    (r.ties ??= [due(r.task), scheduled(r.task), priority(r.task), title(r.task)]);
+  const compare = (a: Row, b: Row): number => {
+    const byPrimary = sign * compareKeys(a.p, b.p);
+    if (byPrimary !== 0) return byPrimary;
+    const x = tiesOf(a);
+    const y = tiesOf(b);
+    return (
+      compareKeys(x[0], y[0]) ||
+      compareKeys(x[1], y[1]) ||
       // Priority breaks ties with the higher weight first.
-      compareKeys(b.priority, a.priority) ||
-      compareKeys(a.title, b.title),
-  );
-  return rows.map((r) => r.task);
+      compareKeys(y[2], x[2]) ||
+      compareKeys(x[3], y[3])
+    );
+  };
+  const row = (task: TaskInfo, index: number, p: Key): Row => ({ task, index, p, ties: undefined });
+
+  if (first === undefined || first >= tasks.length) {
+    // Array.prototype.sort is stable: tasks that compare equal keep their input order.
+    return tasks
+      .map((task, i) => row(task, i, primary(task)))
+      .sort(compare)
+      .map((r) => r.task);
+  }
+  if (first <= 0) return [];
+  // Max-heap of the best `first` rows so far, the worst on top; equal rows by input position.
+  const worse = (a: Row, b: Row): boolean => (compare(a, b) || a.index - b.index) > 0;
+  const heap: Row[] = [];
+  for (let i = 0; i < tasks.length; i++) {
+    const task = tasks[i]!;
+    const p = primary(task);
+    if (heap.length < first) {
+      heap.push(row(task, i, p));
+      for (let c = heap.length - 1; c > 0;) {
+        const parent = (c - 1) >> 1;
+        if (!worse(heap[c]!, heap[parent]!)) break;
+        [heap[c], heap[parent]] = [heap[parent]!, heap[c]!];
+        c = parent;
+      }
+      continue;
+    }
+    // Most tasks lose to the worst kept one on the primary key alone, before any allocation.
+    const byPrimary = sign * compareKeys(p, heap[0]!.p);
+    if (byPrimary > 0) continue;
+    const candidate = row(task, i, p);
+    // A later task that compares equal to the worst kept one stays out (stable order).
+    if (byPrimary === 0 && !worse(heap[0]!, candidate)) continue;
+    heap[0] = candidate;
+    for (let c = 0; ;) {
+      const l = 2 * c + 1;
+      const r = l + 1;
+      let top = c;
+      if (l < heap.length && worse(heap[l]!, heap[top]!)) top = l;
+      if (r < heap.length && worse(heap[r]!, heap[top]!)) top = r;
+      if (top === c) break;
+      [heap[c], heap[top]] = [heap[top]!, heap[c]!];
+      c = top;
+    }
+  }
+  return heap.sort((a, b) => compare(a, b) || a.index - b.index).map((r) => r.task);
 }

@@ -116,6 +116,36 @@ describe('sorting', () => {
   });
 });
 
+describe('sorting one page (the first n only)', () => {
+  // Few distinct values, so nearly every comparison ties on the primary key and the tie chain and
+  // the input order (a stable sort's) decide.
+  let seed = 11;
+  const next = (n: number): number =>
+    Math.floor(((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * n);
+  const tasks = Array.from({ length: 300 }, (_, i) =>
+    task(`${String(i).padStart(3, '0')}.md`, {
+      title: ['Alpha', 'beta', 'Beta', 'gamma'][next(4)]!,
+      priority: ['low', 'normal', 'high'][next(3)]!,
+      status: ['open', 'in-progress', 'done'][next(3)]!,
+      ...(next(4) > 0 ? { due: `2026-03-1${next(3)}${next(2) ? 'T08:00' : ''}` } : {}),
+      ...(next(3) > 0 ? { scheduled: `2026-03-0${1 + next(2)}` } : {}),
+    }),
+  );
+  const ctx = new QueryContext(env(tasks));
+
+  for (const sortKey of ['due', 'scheduled', 'priority', 'title', 'status', 'path', 'none']) {
+    for (const sortDirection of ['asc', 'desc'] as const) {
+      it(`equals the head of the full sort: ${sortKey} ${sortDirection}`, () => {
+        const options: QueryOptions = { sortKey, sortDirection, groupKey: 'none' };
+        const full = paths(sortTasks(tasks, options, ctx));
+        for (const n of [0, 1, 7, 50, 299, 300, 301]) {
+          assert.deepEqual(paths(sortTasks(tasks, options, ctx, n)), full.slice(0, n), `first ${n}`);
+        }
+      });
+    }
+  }
+});
+
 describe('grouping', () => {
   it('project and tags grouping never duplicate a task', () => {
     const p = task('Projects/P.md');
