@@ -34,8 +34,19 @@ export interface Proc {
 
 /** Spawns `node args…` (the Node running the bench) and resolves once it prints a line matching `re`. */
 export function spawnUntil(args: string[], re: RegExp): Promise<Proc> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The end of its error output, printed should it die before it is stopped.
+  let errors = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    errors = (errors + chunk).slice(-4_000);
+  });
+  let stopping = false;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      if (!stopping) console.error(`${args.join(' ')} exited (${code ?? signal}):\n${errors}`);
+      resolve();
+    }),
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -46,6 +57,7 @@ export function spawnUntil(args: string[], re: RegExp): Promise<Proc> {
           child,
           captured: m[1] ?? '',
           stop: async () => {
+            stopping = true;
             if (child.exitCode === null) child.kill('SIGTERM');
             await exited;
           },

@@ -12,7 +12,7 @@
  *   deleted; how long until the API serves all of it, against a bare watch-read-parse loop, and
  *   the longest `GET /api/health` wait meanwhile, against the longest wait of an idle server.
  * Run `npm run build` first: the server is measured as users run it. BENCH_RUNS overrides the
- * number of interleaved start-ups.
+ * number of interleaved start-ups; SCALE_PARTS=starts,load,bursts picks parts.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -40,7 +40,7 @@ import {
   type Server,
 } from '../lib/server.js';
 import { summarize } from '../lib/stats.js';
-import { burstNotes, EDIT_TARGET, generateVault } from '../lib/vault-generator.js';
+import { burstNotes, EDIT_TARGET, generateVault, type GeneratedVault } from '../lib/vault-generator.js';
 
 const TASKS = 100_000;
 const COLD_RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -223,6 +223,203 @@ async function idleHealth(url: string): Promise<number> {
   return summarize(await health.stop()).max;
 }
 
+const load = (): string => `load ${os.loadavg()[0]!.toFixed(1)}`;
+const progress = (step: string): void => console.error(`  … ${step} (${load()})`);
+
+async function startUpFigures(vault: GeneratedVault): Promise<Figure[]> {
+  progress(`${COLD_RUNS} first starts, restarts and bare loops, interleaved`);
+  const { cold, scan, ownReaderScan, restart } = await startUps(
+    vault.dir,
+    vault.taskCount,
+    COLD_RUNS,
+    120_000,
+  );
+  return [
+    {
+      name: `first start to first answer (empty data dir, p50 of ${COLD_RUNS}; ${load()})`,
+      value: cold.wall,
+      unit: 'ms',
+      baseline: { name: 'bare loop reading + YAML-parsing every note (js-yaml)', value: scan.wall },
+      target: '<= 1.5x baseline',
+      pass: cold.wall <= 1.5 * scan.wall,
+    },
+    {
+      name: `  the bare loop parsing with Taskdown's frontmatter reader (plain-YAML reader, p50 of ${COLD_RUNS})`,
+      value: ownReaderScan.wall,
+      unit: 'ms',
+      baseline: { name: 'the js-yaml bare loop above', value: scan.wall },
+    },
+    {
+      name: '  the same, CPU time',
+      value: ownReaderScan.cpu,
+      unit: 'ms',
+      baseline: { name: 'the js-yaml bare loop', value: scan.cpu },
+    },
+    {
+      name: `first start, CPU time of the process (p50 of ${COLD_RUNS})`,
+      value: cold.cpu,
+      unit: 'ms',
+      baseline: { name: 'the js-yaml bare loop', value: scan.cpu },
+    },
+    {
+      name: `restart to first answer (data dir kept, p50 of ${COLD_RUNS}; ${load()})`,
+      value: restart.wall,
+      unit: 'ms',
+      baseline: { name: 'the js-yaml bare loop', value: scan.wall },
+      target: '<= 1500 ms',
+      pass: restart.wall <= 1500,
+    },
+    {
+      name: `restart, CPU time of the process (p50 of ${COLD_RUNS})`,
+      value: restart.cpu,
+      unit: 'ms',
+      baseline: { name: 'the js-yaml bare loop', value: scan.cpu },
+    },
+  ];
+}
+
+/** Queries, list throughput and edits against a running server, then its resident memory. */
+async function loadFigures(server: Server, vault: GeneratedVault): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  const pid = server.child.pid!;
+  progress('queries');
+  for (const [label, query, target] of [
+    ['selective query', SELECTIVE, 25],
+    ['broad query, limit 50', BROAD, 50],
+  ] as const) {
+    const body = JSON.stringify(query);
+    const url = `${server.url}/api/tasks/query`;
+    const first = await request(url, 'POST', body);
+    if (first.status !== 200) throw new Error(`query answered ${first.status}: ${first.body.toString()}`);
+    const matched = (JSON.parse(first.body.toString()) as { data: { filtered: number } }).data.filtered;
+    const q = await latency(url, body, pid);
+    const bare = await withBareServer(first.body, (proc) =>
+      latency(`${proc.captured}/api/tasks/query`, body, proc.child.pid!),
+    );
+    const what = `POST /api/tasks/query, ${label} (${matched} of ${vault.taskCount} match)`;
+    figures.push({
+      name: `${what} p50`,
+      value: q.p50,
+      unit: 'ms',
+      baseline: { name: 'bare node:http, same request and response bytes', value: bare.p50 },
+    });
+    figures.push({
+      name: `${what} p99 (${load()})`,
+      value: q.p99,
+      unit: 'ms',
+      baseline: { name: 'bare node:http, same request and response bytes', value: bare.p99 },
+      target: `<= ${target} ms`,
+      pass: q.p99 <= target,
+    });
+    figures.push({
+      name: `${what}, server CPU per request`,
+      value: q.cpu,
+      unit: 'ms',
+      baseline: { name: 'bare node:http', value: bare.cpu },
+    });
+  }
+
+  progress('list throughput, edits');
+  const listUrl = `${server.url}/api/tasks?limit=50`;
+  const listBytes = (await request(listUrl)).body;
+  const served = await throughput(listUrl, pid);
+  let bareRss = 0;
+  const bare = await withBareServer(listBytes, async (proc) => {
+    const result = await throughput(`${proc.captured}/api/tasks?limit=50`, proc.child.pid!);
+    bareRss = await rssMb(proc.child.pid!);
+    return result;
+  });
+  figures.push({
+    name: `GET /api/tasks?limit=50 throughput (${CONCURRENCY} concurrent, keep-alive; ${load()})`,
+    value: served.rps,
+    unit: 'req/s',
+    baseline: { name: 'bare node:http serving the same bytes', value: bare.rps },
+  });
+
+  const edits = summarize(await editPickup(server.url, vault.dir, EDITS));
+  const watched = summarize(await bareWatch(vault.dir, EDITS));
+  figures.push({
+    name: `external edit -> served by the API, p99 (p50 ${edits.p50.toFixed(0)} ms; ${load()})`,
+    value: edits.p99,
+    unit: 'ms',
+    baseline: { name: 'bare fs.watch notification', value: watched.p99 },
+    target: '<= 300 ms',
+    pass: edits.p99 <= 300,
+  });
+
+  const rss = await rssMb(pid);
+  figures.push({
+    name: 'server RSS after the load above',
+    value: rss,
+    unit: 'MB',
+    baseline: { name: 'bare node:http process after its throughput run', value: bareRss },
+    target: '<= 400 MB',
+    pass: rss <= 400,
+  });
+  return figures;
+}
+
+/** The two bursts against a running server (its vault gets the burst folder, and loses it). */
+async function burstFigures(server: Server, vault: GeneratedVault): Promise<Figure[]> {
+  progress('bursts');
+  const figures: Figure[] = [];
+  const burstDir = path.join(vault.dir, BURST_FOLDER);
+  // The folder exists (and is watched) before the notes arrive.
+  const notes = burstNotes(BURST_FOLDER, BURST_NOTES);
+  const bareBursts = await bareBurst(notes);
+  await mkdir(burstDir);
+  await sleep(500);
+  const idle = await idleHealth(server.url);
+  const tmp = await tempDir('taskdown-bench-burst-');
+  try {
+    const list = path.join(tmp.dir, 'notes.json');
+    await writeFile(
+      list,
+      JSON.stringify(notes.map((n) => ({ abs: path.join(vault.dir, n.rel), text: n.text }))),
+    );
+    const lastId = encodeURIComponent(notes[notes.length - 1]!.rel);
+    const written = await burst(
+      server,
+      vault.taskCount + BURST_NOTES,
+      () => startWriter(['write', list, String(BURST_SPREAD_MS)]),
+      async () => (await request(`${server.url}/api/tasks/${lastId}`)).status === 200,
+    );
+    const removed = await burst(
+      server,
+      vault.taskCount,
+      () => startWriter(['delete', burstDir]),
+      async () => (await request(`${server.url}/api/tasks/${lastId}`)).status === 404,
+    );
+    for (const [label, result, baseline] of [
+      [`${BURST_NOTES} notes written by another program`, written, bareBursts.write],
+      [`a folder of ${BURST_NOTES} notes deleted by another program`, removed, bareBursts.remove],
+    ] as const) {
+      figures.push({
+        name: `${label} (in ${result.writing.toFixed(0)} ms) -> all served (server CPU ${result.cpu} ms; ${load()})`,
+        value: result.served,
+        unit: 'ms',
+        baseline: { name: 'bare fs.watch + read + js-yaml of each note', value: baseline },
+        target: '<= 2000 ms',
+        pass: result.served <= 2000,
+      });
+      figures.push({
+        name: `  longest GET /api/health wait meanwhile (p99 ${result.healthP99.toFixed(1)} ms)`,
+        value: result.healthMax,
+        unit: 'ms',
+        baseline: { name: 'longest wait of the idle server over 2 s', value: idle },
+        target: '<= 200 ms',
+        pass: result.healthMax <= 200,
+      });
+    }
+  } finally {
+    await tmp.cleanup();
+  }
+  return figures;
+}
+
+/** SCALE_PARTS (comma-separated: starts, load, bursts) runs only those parts; all by default. */
+const PARTS = new Set((process.env.SCALE_PARTS ?? 'starts,load,bursts').split(',').map((p) => p.trim()));
+
 const scenario: Scenario = {
   name: `scale (${TASKS.toLocaleString('en')}-task vault)`,
   async run(): Promise<Figure[]> {
@@ -232,199 +429,25 @@ const scenario: Scenario = {
     // Left behind by an interrupted run, it would change every count below.
     await rm(burstDir, { recursive: true, force: true });
     const figures: Figure[] = [];
-    const load = (): string => `load ${os.loadavg()[0]!.toFixed(1)}`;
-    const progress = (step: string): void => console.error(`  … ${step} (${load()})`);
-    progress(`${COLD_RUNS} first starts, restarts and bare loops, interleaved`);
-
-    const { cold, scan, ownReaderScan, restart } = await startUps(
-      vault.dir,
-      vault.taskCount,
-      COLD_RUNS,
-      120_000,
-    );
-    figures.push({
-      name: `first start to first answer (empty data dir, p50 of ${COLD_RUNS}; ${load()})`,
-      value: cold.wall,
-      unit: 'ms',
-      baseline: { name: 'bare loop reading + YAML-parsing every note (js-yaml)', value: scan.wall },
-      target: '<= 1.5x baseline',
-      pass: cold.wall <= 1.5 * scan.wall,
-    });
-    figures.push({
-      name: `  the bare loop parsing with Taskdown's frontmatter reader (plain-YAML reader, p50 of ${COLD_RUNS})`,
-      value: ownReaderScan.wall,
-      unit: 'ms',
-      baseline: { name: 'the js-yaml bare loop above', value: scan.wall },
-    });
-    figures.push({
-      name: '  the same, CPU time',
-      value: ownReaderScan.cpu,
-      unit: 'ms',
-      baseline: { name: 'the js-yaml bare loop', value: scan.cpu },
-    });
-    figures.push({
-      name: `first start, CPU time of the process (p50 of ${COLD_RUNS})`,
-      value: cold.cpu,
-      unit: 'ms',
-      baseline: { name: 'the js-yaml bare loop', value: scan.cpu },
-    });
-    figures.push({
-      name: `restart to first answer (data dir kept, p50 of ${COLD_RUNS})`,
-      value: restart.wall,
-      unit: 'ms',
-      baseline: { name: 'the js-yaml bare loop', value: scan.wall },
-      target: '<= 1500 ms',
-      pass: restart.wall <= 1500,
-    });
-    figures.push({
-      name: `restart, CPU time of the process (p50 of ${COLD_RUNS})`,
-      value: restart.cpu,
-      unit: 'ms',
-      baseline: { name: 'the js-yaml bare loop', value: scan.cpu },
-    });
-
-    const server = await startServer(vault.dir);
-    const original = await readFile(path.join(vault.dir, EDIT_TARGET));
-    try {
-      const pid = server.child.pid!;
-      progress('queries');
-      for (const [label, query, target] of [
-        ['selective query', SELECTIVE, 25],
-        ['broad query, limit 50', BROAD, 50],
-      ] as const) {
-        const body = JSON.stringify(query);
-        const url = `${server.url}/api/tasks/query`;
-        const first = await request(url, 'POST', body);
-        if (first.status !== 200) throw new Error(`query answered ${first.status}: ${first.body.toString()}`);
-        const matched = (JSON.parse(first.body.toString()) as { data: { filtered: number } }).data.filtered;
-        const q = await latency(url, body, pid);
-        const bare = await withBareServer(first.body, (proc) =>
-          latency(`${proc.captured}/api/tasks/query`, body, proc.child.pid!),
-        );
-        const what = `POST /api/tasks/query, ${label} (${matched} of ${vault.taskCount} match)`;
-        figures.push({
-          name: `${what} p50`,
-          value: q.p50,
-          unit: 'ms',
-          baseline: { name: 'bare node:http, same request and response bytes', value: bare.p50 },
-        });
-        figures.push({
-          name: `${what} p99 (${load()})`,
-          value: q.p99,
-          unit: 'ms',
-          baseline: { name: 'bare node:http, same request and response bytes', value: bare.p99 },
-          target: `<= ${target} ms`,
-          pass: q.p99 <= target,
-        });
-        figures.push({
-          name: `${what}, server CPU per request`,
-          value: q.cpu,
-          unit: 'ms',
-          baseline: { name: 'bare node:http', value: bare.cpu },
-        });
-      }
-
-      progress('list throughput, edits');
-      const listUrl = `${server.url}/api/tasks?limit=50`;
-      const listBytes = (await request(listUrl)).body;
-      const served = await throughput(listUrl, pid);
-      let bareRss = 0;
-      const bare = await withBareServer(listBytes, async (proc) => {
-        const result = await throughput(`${proc.captured}/api/tasks?limit=50`, proc.child.pid!);
-        bareRss = await rssMb(proc.child.pid!);
-        return result;
-      });
-      figures.push({
-        name: `GET /api/tasks?limit=50 throughput (${CONCURRENCY} concurrent, keep-alive; ${load()})`,
-        value: served.rps,
-        unit: 'req/s',
-        baseline: { name: 'bare node:http serving the same bytes', value: bare.rps },
-      });
-
-      const edits = summarize(await editPickup(server.url, vault.dir, EDITS));
-      const watched = summarize(await bareWatch(vault.dir, EDITS));
-      figures.push({
-        name: `external edit -> served by the API, p99 (p50 ${edits.p50.toFixed(0)} ms; ${load()})`,
-        value: edits.p99,
-        unit: 'ms',
-        baseline: { name: 'bare fs.watch notification', value: watched.p99 },
-        target: '<= 300 ms',
-        pass: edits.p99 <= 300,
-      });
-
-      const rss = await rssMb(pid);
-      figures.push({
-        name: 'server RSS after the load above',
-        value: rss,
-        unit: 'MB',
-        baseline: { name: 'bare node:http process after its throughput run', value: bareRss },
-        target: '<= 400 MB',
-        pass: rss <= 400,
-      });
-
-      progress('bursts');
-      // Bursts: the folder exists (and is watched) before the notes arrive.
-      const notes = burstNotes(BURST_FOLDER, BURST_NOTES);
-      const bareBursts = await bareBurst(notes);
-      await mkdir(burstDir);
-      await sleep(500);
-      const idle = await idleHealth(server.url);
-      const tmp = await tempDir('taskdown-bench-burst-');
+    if (PARTS.has('starts')) figures.push(...(await startUpFigures(vault)));
+    if (PARTS.has('load') || PARTS.has('bursts')) {
+      const server = await startServer(vault.dir);
+      const original = await readFile(path.join(vault.dir, EDIT_TARGET));
       try {
-        const list = path.join(tmp.dir, 'notes.json');
-        await writeFile(
-          list,
-          JSON.stringify(notes.map((n) => ({ abs: path.join(vault.dir, n.rel), text: n.text }))),
-        );
-        const lastId = encodeURIComponent(notes[notes.length - 1]!.rel);
-        const written = await burst(
-          server,
-          vault.taskCount + BURST_NOTES,
-          () => startWriter(['write', list, String(BURST_SPREAD_MS)]),
-          async () => (await request(`${server.url}/api/tasks/${lastId}`)).status === 200,
-        );
-        const removed = await burst(
-          server,
-          vault.taskCount,
-          () => startWriter(['delete', burstDir]),
-          async () => (await request(`${server.url}/api/tasks/${lastId}`)).status === 404,
-        );
-        for (const [label, result, baseline] of [
-          [`${BURST_NOTES} notes written by another program`, written, bareBursts.write],
-          [`a folder of ${BURST_NOTES} notes deleted by another program`, removed, bareBursts.remove],
-        ] as const) {
-          figures.push({
-            name: `${label} (in ${result.writing.toFixed(0)} ms) -> all served (server CPU ${result.cpu} ms; ${load()})`,
-            value: result.served,
-            unit: 'ms',
-            baseline: { name: 'bare fs.watch + read + js-yaml of each note', value: baseline },
-            target: '<= 2000 ms',
-            pass: result.served <= 2000,
-          });
-          figures.push({
-            name: `  longest GET /api/health wait meanwhile (p99 ${result.healthP99.toFixed(1)} ms)`,
-            value: result.healthMax,
-            unit: 'ms',
-            baseline: { name: 'longest wait of the idle server over 2 s', value: idle },
-            target: '<= 200 ms',
-            pass: result.healthMax <= 200,
-          });
-        }
+        if (PARTS.has('load')) figures.push(...(await loadFigures(server, vault)));
+        if (PARTS.has('bursts')) figures.push(...(await burstFigures(server, vault)));
       } finally {
-        await tmp.cleanup();
+        await rm(burstDir, { recursive: true, force: true });
+        await writeFile(path.join(vault.dir, EDIT_TARGET), original);
+        await server.cleanup();
+        closeConnections();
       }
-
-      figures.push({
-        name: `machine load (1-min load average / ${os.cpus().length} cores)`,
-        value: os.loadavg()[0]! / os.cpus().length,
-        unit: 'per core',
-      });
-    } finally {
-      await rm(burstDir, { recursive: true, force: true });
-      await writeFile(path.join(vault.dir, EDIT_TARGET), original);
-      await server.cleanup();
-      closeConnections();
     }
+    figures.push({
+      name: `machine load (1-min load average / ${os.cpus().length} cores)`,
+      value: os.loadavg()[0]! / os.cpus().length,
+      unit: 'per core',
+    });
     return figures;
   },
 };
