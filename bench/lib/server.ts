@@ -35,7 +35,7 @@ export interface Proc {
 /** Spawns `node args…` (the Node running the bench) and resolves once it prints a line matching `re`. */
 export function spawnUntil(args: string[], re: RegExp): Promise<Proc> {
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  // The end of its error output, printed should it die before it is stopped.
+  // The end of its error output, printed should it fail before it is stopped.
   let errors = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     errors = (errors + chunk).slice(-4_000);
@@ -43,7 +43,7 @@ export function spawnUntil(args: string[], re: RegExp): Promise<Proc> {
   let stopping = false;
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code, signal) => {
-      if (!stopping) console.error(`${args.join(' ')} exited (${code ?? signal}):\n${errors}`);
+      if (!stopping && code !== 0) console.error(`${args.join(' ')} exited (${code ?? signal}):\n${errors}`);
       resolve();
     }),
   );
