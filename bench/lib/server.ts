@@ -33,8 +33,19 @@ export interface Proc {
 }
 
 /** Spawns `node args…` (the Node running the bench) and resolves once it prints a line matching `re`. */
+/** Children still running: killed if the bench itself ends early (say, on an exception). */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** How long a stopped process may take to exit before it is killed. */
+const STOP_GRACE_MS = 15_000;
+
 export function spawnUntil(args: string[], re: RegExp): Promise<Proc> {
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   // The end of its error output, printed should it fail before it is stopped.
   let errors = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -59,7 +70,9 @@ export function spawnUntil(args: string[], re: RegExp): Promise<Proc> {
           stop: async () => {
             stopping = true;
             if (child.exitCode === null) child.kill('SIGTERM');
+            const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
             await exited;
+            clearTimeout(kill);
           },
         });
       }
