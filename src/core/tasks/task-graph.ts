@@ -2,15 +2,16 @@
  * Read shapes of indexed tasks: normalised frontmatter plus the computed fields `id`,
  * `totalTrackedTime`, `isBlocked`, `isBlocking` and `blocking` (as in the TaskNotes plugin).
  *
- * Two derived structures make that cheap on large vaults: the link index (paths by lower-cased
- * path and basename) only changes when the set of task paths changes, and the reverse dependency
- * map only needs the tasks that have `blockedBy`. Both are rebuilt lazily by the service.
+ * The dependency graph behind the computed fields is kept up to date change by change rather than
+ * rebuilt: a note added or removed re-resolves only the dependency links whose lookup looked for a
+ * note of that name (see LinkIndex), and every change reports which other tasks' computed fields it
+ * may have changed, so only their read shapes are built again. On the 100,000-task scale bench
+ * (docs/performance.md) a burst of 5,000 new notes cost a rebuild of the link index and the graph
+ * per note before.
  */
 import type { TaskInfo, TimeEntry } from './task-info.js';
-import type { LinkIndex } from '../links/link-index.js';
+import { LinkIndex, nameKeyOf } from '../links/link-index.js';
 import { DEFAULT_DEPENDENCY_POLICY, missingTargetOutcome } from '../dependencies/blocking.js';
-import { isCompletedStatus } from './field-mapping.js';
-import type { StatusConfig } from './tasknotes-settings.js';
 
 /** A task's normalised fields, without the computed ones. */
 export type TaskBase = Record<string, unknown> & { path: string; status: string; title: string };
@@ -26,52 +27,98 @@ export function totalTrackedMinutes(entries: unknown): number {
   return total;
 }
 
-/** A task's dependency links as written (`blockedBy` uids), for the graph. */
-export interface DependencyLinks {
-  path: string;
+/** What a change of the graph needs of one task. */
+export interface GraphTask {
+  /** `blockedBy` uids as written (links are resolved from these, not the read form). */
   uids: readonly string[];
+  completed: boolean;
 }
 
+/** The dependency links of one task and what they resolve to. */
+interface Edges {
+  uids: readonly string[];
+  /** Per uid: the task it names, or undefined for none (missing, ambiguous, not a link). */
+  targets: Array<string | undefined>;
+  /** Name keys whose notes the resolutions looked for. */
+  keys: Set<string>;
+}
+
+const sameList = (a: ReadonlyArray<string | undefined>, b: ReadonlyArray<string | undefined>): boolean =>
+  a.length === b.length && a.every((v, i) => v === b[i]);
+
 /**
- * Computes the read shape of tasks given the link index and every task's base: `isBlocked` as
- * tasknotes-spec §10.2.5 defines it (a dependency on a task that is not completed blocks; so does
- * one on a task that cannot be found, the spec's default), and the reverse `blocking` list.
+ * The dependency graph of the indexed tasks: `isBlocked` as tasknotes-spec §10.2.5 defines it (a
+ * dependency on a task that is not completed blocks; so does one on a task that cannot be found,
+ * the spec's default), and the reverse `blocking` list. Only tasks with dependencies have edges.
  */
 export class TaskGraph {
-  /** Task path → paths of tasks whose blockedBy resolves to it. */
-  private readonly dependents = new Map<string, string[]>();
+  readonly links: LinkIndex;
+  private readonly edges = new Map<string, Edges>();
+  /** Task path → paths of the tasks whose blockedBy resolves to it. */
+  private readonly dependents = new Map<string, Set<string>>();
+  /** Name key → tasks with a dependency link whose resolution depends on notes of that name. */
+  private readonly byKey = new Map<string, Set<string>>();
   private readonly missingBlocks = missingTargetOutcome(DEFAULT_DEPENDENCY_POLICY, false).blocked;
 
+  /**
+   * @param paths every indexed task's path
+   * @param tasks the indexed tasks that have dependency links, with their uids
+   * @param statusOf the status of the indexed task at a path (undefined: no such task)
+   * @param isCompleted whether a status is a completed one
+   */
   constructor(
-    readonly links: LinkIndex,
-    tasks: Iterable<DependencyLinks>,
-    private readonly lookup: (path: string) => TaskBase | undefined,
-    private readonly statuses: readonly StatusConfig[],
+    paths: Iterable<string>,
+    tasks: Iterable<{ path: string; uids: readonly string[] }>,
+    private readonly statusOf: (path: string) => string | undefined,
+    private readonly isCompleted: (status: string) => boolean,
   ) {
-    for (const task of tasks) {
-      for (const uid of task.uids) {
-        const target = links.resolve(uid, task.path);
-        if (!target || target === task.path) continue;
-        const list = this.dependents.get(target);
-        if (list) list.push(task.path);
-        else this.dependents.set(target, [task.path]);
-      }
-    }
+    this.links = new LinkIndex(paths);
+    for (const task of tasks) this.link(task.path, task.uids);
   }
 
-  /** The read shape (no details) of one task whose `blockedBy` uids are `uids`. */
+  /**
+   * Applies one change of the index — a task added (`before` undefined), changed, or removed
+   * (`after` undefined) — and returns the paths of the other tasks whose computed fields it may
+   * have changed (their read shapes must be built again).
+   */
+  change(path: string, before: GraphTask | undefined, after: GraphTask | undefined): Set<string> {
+    const affected = new Set<string>();
+    // A new task is in the link index before its own links are resolved (it may name itself).
+    if (!before) this.links.add(path);
+    const uids = after?.uids ?? [];
+    if (!sameList(before?.uids ?? [], uids)) this.link(path, uids, affected);
+    if (!after) this.links.remove(path);
+    if (!before || !after) {
+      // The links that looked for a note of this name may now resolve otherwise.
+      for (const task of [...(this.byKey.get(nameKeyOf(path)) ?? [])]) {
+        if (task !== path) this.link(task, this.edges.get(task)!.uids, affected);
+      }
+    }
+    if (before?.completed !== after?.completed) {
+      for (const task of this.dependents.get(path) ?? []) affected.add(task);
+    }
+    affected.delete(path);
+    return affected;
+  }
+
+  /**
+   * The read shape (no details) of a task. `uids` are its `blockedBy` uids; the graph's edges
+   * are used when they are the indexed task's own, else (a record no longer or not yet indexed)
+   * they are resolved here.
+   */
   view(base: TaskBase, uids: readonly string[]): TaskInfo {
-    const isBlocked = uids.some((uid) => {
-      const target = this.links.resolve(uid, base.path);
+    const edges = this.edges.get(base.path);
+    const targets =
+      edges && sameList(edges.uids, uids)
+        ? edges.targets
+        : uids.map((uid) => this.links.resolve(uid, base.path));
+    const isBlocked = targets.some((target) => {
       // A dependency on itself is a validation error, not a block.
       if (target === base.path) return false;
-      const blocker = target === undefined ? undefined : this.lookup(target);
-      if (blocker === undefined) return this.missingBlocks;
-      return !isCompletedStatus(blocker.status, this.statuses);
+      const status = target === undefined ? undefined : this.statusOf(target);
+      return status === undefined ? this.missingBlocks : !this.isCompleted(status);
     });
-    const blocking = isCompletedStatus(base.status, this.statuses)
-      ? []
-      : (this.dependents.get(base.path) ?? []);
+    const blocking = this.isCompleted(base.status) ? [] : [...(this.dependents.get(base.path) ?? [])];
     const task: Record<string, unknown> = {
       ...base,
       id: base.path,
@@ -79,7 +126,52 @@ export class TaskGraph {
       isBlocked,
       isBlocking: blocking.length > 0,
     };
-    if (blocking.length > 0) task.blocking = [...blocking];
+    // In path order, whatever order the dependencies were indexed in.
+    if (blocking.length > 0) task.blocking = blocking.sort();
     return task as TaskInfo;
+  }
+
+  /**
+   * (Re)resolves a task's dependency links (none: the task has no edges); adds to `affected` the
+   * task itself and every target it gained or lost when the resolution changed.
+   */
+  private link(path: string, uids: readonly string[], affected?: Set<string>): void {
+    const old = this.edges.get(path);
+    for (const key of old?.keys ?? []) this.unfile(this.byKey, key, path);
+    for (const target of old?.targets ?? [])
+      if (target !== undefined) this.unfile(this.dependents, target, path);
+    let edges: Edges | undefined;
+    if (uids.length > 0) {
+      edges = { uids, targets: [], keys: new Set() };
+      for (const uid of uids) {
+        const { target, keys } = this.links.resolution(uid, path);
+        edges.targets.push(target);
+        for (const key of keys) edges.keys.add(key);
+      }
+      this.edges.set(path, edges);
+      for (const key of edges.keys) this.file(this.byKey, key, path);
+      for (const target of edges.targets)
+        if (target !== undefined && target !== path) this.file(this.dependents, target, path);
+    } else {
+      this.edges.delete(path);
+    }
+    if (!affected) return;
+    const before = old?.targets ?? [];
+    const after = edges?.targets ?? [];
+    if (sameList(before, after)) return;
+    affected.add(path);
+    for (const target of [...before, ...after]) if (target !== undefined) affected.add(target);
+  }
+
+  private file(map: Map<string, Set<string>>, key: string, path: string): void {
+    let set = map.get(key);
+    if (!set) map.set(key, (set = new Set()));
+    set.add(path);
+  }
+
+  private unfile(map: Map<string, Set<string>>, key: string, path: string): void {
+    const set = map.get(key);
+    set?.delete(path);
+    if (set?.size === 0) map.delete(key);
   }
 }

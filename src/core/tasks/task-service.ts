@@ -20,13 +20,12 @@ import { etagOfHash, preconditionFailed, preconditionHolds, type Precondition } 
 import { storedDependencies } from '../dependencies/entry.js';
 import { isRecord } from '../is-record.js';
 import { retargetReference } from '../links/rename.js';
-import { isCompletedStatus, normalizeFrontmatter } from './field-mapping.js';
+import { isCompletedStatus, normalizeFrontmatter, normalizeStatus } from './field-mapping.js';
 import { uniqueNotePath } from './filename.js';
 import { isTaskFrontmatter } from './identification.js';
 import { parseNote, serializeNewNote, updateNote, type ParsedNote } from './note-format.js';
 import { planCreate, type TaskCreateInput } from './task-create.js';
 import { applyPatch, planEdit, setStatus, withTitle, type UpdateAdjuster } from './task-update.js';
-import { LinkIndex } from '../links/link-index.js';
 import { TaskGraph, type TaskBase } from './task-graph.js';
 import type { TaskInfo } from './task-info.js';
 import {
@@ -109,15 +108,16 @@ export class TaskService {
   private readonly store: VaultStore<ParsedNote>;
   private readonly policy: VaultPathPolicy;
   /**
-   * Bumped when a change can alter the computed fields of other tasks (isBlocked, blocking): a
-   * change of dependencies or of completion. Read shapes and the dependency graph are kept until
-   * then (or until a note is added or removed), so an ordinary edit rebuilds one read shape.
+   * The dependency graph (and link index), built on first use and then kept in step with every
+   * change of the index (onIndexChange); dropped when a full scan replaces the index.
    */
-  private graphStamp = 0;
-  private linkCache: { version: number; links: LinkIndex } | undefined;
-  private graphCache: { paths: number; stamp: number; graph: TaskGraph } | undefined;
-  /** Read shapes built so far, per record, while the graph is unchanged (see graphStamp). */
-  private viewCache: { paths: number; stamp: number; views: WeakMap<TaskRecord, TaskInfo> } | undefined;
+  private graphState: TaskGraph | undefined;
+  /**
+   * Read shapes built so far, per record. A change drops the shapes of the other tasks whose
+   * computed fields it may alter (TaskGraph.change), so an ordinary edit rebuilds one read shape
+   * and a burst of new notes none of the existing ones.
+   */
+  private views = new WeakMap<TaskRecord, TaskInfo>();
   /** Every read shape in path order, for the current index version. */
   private listCache: { version: number; list: TaskInfo[] } | undefined;
   private readonly adjusters: UpdateAdjuster[] = [];
@@ -138,8 +138,10 @@ export class TaskService {
       policy: this.policy,
       log: options.log,
       parse: (rel, text) => this.parseTask(rel, text),
-      onReplace: (before, after) => {
-        if (this.affectsGraph(before, after)) this.graphStamp++;
+      onChange: (rel, before, after) => this.onIndexChange(rel, before, after),
+      onReset: () => {
+        this.graphState = undefined;
+        this.views = new WeakMap();
       },
       watchFiles: [TASKNOTES_DATA_JSON],
       stabilityMs: options.stabilityMs,
@@ -409,15 +411,32 @@ export class TaskService {
     return this.normalize(record.rel, record.parsed.frontmatter ?? {});
   }
 
-  /** Whether replacing `before` by `after` (same path) can change other tasks' computed fields. */
-  private affectsGraph(before: TaskRecord, after: TaskRecord): boolean {
-    const key = this.current.fieldMapping.blockedBy;
-    const hasDeps = (r: TaskRecord): boolean =>
-      r.parsed.frontmatter !== null && Object.hasOwn(r.parsed.frontmatter, key);
-    if (hasDeps(before) || hasDeps(after)) return true;
-    return (
-      this.isCompletedStatus(this.baseOf(before).status) !== this.isCompletedStatus(this.baseOf(after).status)
-    );
+  /** The normalised status of an indexed note (what the graph needs of a blocker). */
+  private statusOf(record: TaskRecord): string {
+    const settings = this.current;
+    return normalizeStatus(record.parsed.frontmatter ?? {}, {
+      mapping: settings.fieldMapping,
+      statuses: settings.customStatuses,
+      defaultStatus: settings.defaultTaskStatus,
+    });
+  }
+
+  /**
+   * Keeps the graph in step with one change of the index and drops the read shapes of the other
+   * tasks whose computed fields the change may alter (the changed task's own record is new).
+   */
+  private onIndexChange(rel: string, before: TaskRecord | undefined, after: TaskRecord | undefined): void {
+    const graph = this.graphState;
+    if (!graph) return;
+    const graphTask = (record: TaskRecord | undefined) =>
+      record && {
+        uids: this.dependencyUids(record.parsed.frontmatter),
+        completed: this.isCompletedStatus(this.statusOf(record)),
+      };
+    for (const other of graph.change(rel, graphTask(before), graphTask(after))) {
+      const record = this.store.get(other);
+      if (record) this.views.delete(record);
+    }
   }
 
   private normalize(rel: string, frontmatter: Record<string, unknown>): TaskBase {
@@ -433,57 +452,31 @@ export class TaskService {
   }
 
   private graph(): TaskGraph {
-    const { pathsVersion } = this.store;
-    if (this.linkCache?.version !== pathsVersion) {
-      this.linkCache = { version: pathsVersion, links: new LinkIndex(this.store.all().map((r) => r.rel)) };
-    }
-    let cached = this.graphCache;
-    if (cached?.paths !== pathsVersion || cached.stamp !== this.graphStamp) {
-      // Normalised once per graph: the tasks with dependencies and the blockers they look up.
-      const bases = new WeakMap<TaskRecord, TaskBase>();
-      const memoBase = (record: TaskRecord): TaskBase => {
-        let base = bases.get(record);
-        if (!base) bases.set(record, (base = this.baseOf(record)));
-        return base;
-      };
-      const withDeps = this.recordsWith(this.current.fieldMapping.blockedBy).map((record) => ({
+    this.graphState ??= new TaskGraph(
+      this.store.all().map((r) => r.rel),
+      this.recordsWith(this.current.fieldMapping.blockedBy).map((record) => ({
         path: record.rel,
         uids: this.dependencyUids(record.parsed.frontmatter),
-      }));
-      const lookup = (p: string): TaskBase | undefined => {
+      })),
+      (p) => {
         const record = this.store.get(p);
-        return record ? memoBase(record) : undefined;
-      };
-      cached = {
-        paths: pathsVersion,
-        stamp: this.graphStamp,
-        graph: new TaskGraph(this.linkCache.links, withDeps, lookup, this.current.customStatuses),
-      };
-      this.graphCache = cached;
-    }
-    return cached.graph;
+        return record && this.statusOf(record);
+      },
+      (status) => this.isCompletedStatus(status),
+    );
+    return this.graphState;
   }
 
   /**
-   * The read shapes built so far. Shapes are built on demand (the first request after a start
-   * builds one page, not 10,000 read shapes) and kept per record until the graph changes.
+   * The read shape of an indexed record, built on demand (the first request after a start builds
+   * one page, not 100,000 read shapes) and kept until the record is replaced or a change of
+   * another task drops it (onIndexChange).
    */
-  private views(): WeakMap<TaskRecord, TaskInfo> {
-    const { pathsVersion } = this.store;
-    let cached = this.viewCache;
-    if (cached?.paths !== pathsVersion || cached.stamp !== this.graphStamp) {
-      cached = { paths: pathsVersion, stamp: this.graphStamp, views: new WeakMap() };
-      this.viewCache = cached;
-    }
-    return cached.views;
-  }
-
   private cachedView(record: TaskRecord): TaskInfo {
-    const views = this.views();
-    let view = views.get(record);
+    let view = this.views.get(record);
     if (!view) {
       view = Object.freeze(this.tagged(this.view(record), record.hash)) as TaskInfo;
-      views.set(record, view);
+      this.views.set(record, view);
     }
     return view;
   }
@@ -709,11 +702,12 @@ export class TaskService {
   /** Edits by other programs emit the same events as API edits (docs/api-decisions.md). */
   private onExternalChange(change: NoteChange<ParsedNote>): void {
     if (change.kind === 'added') {
-      this.options.events.emit('task.created', { task: this.view(change.after) });
+      // The indexed record's shape, cached: the next list or query reuses it.
+      this.options.events.emit('task.created', { task: this.cachedView(change.after) });
     } else if (change.kind === 'removed') {
       this.options.events.emit('task.deleted', { task: this.view(change.before) });
     } else {
-      this.emitChange(this.view(change.before), this.view(change.after), 'auto');
+      this.emitChange(this.view(change.before), this.cachedView(change.after), 'auto');
     }
   }
 

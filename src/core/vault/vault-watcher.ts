@@ -35,6 +35,9 @@ export interface VaultWatcherOptions {
   notesUnder(folder: string): string[];
 }
 
+/** Paths settled at once (see queueSettle). */
+const SETTLE_BATCH = 64;
+
 const join = (folder: string, name: string): string => (folder === '' ? name : `${folder}/${name}`);
 const parentOf = (rel: string): string => rel.split('/').slice(0, -1).join('/');
 
@@ -43,6 +46,9 @@ export class VaultWatcher {
   /** Watchers of the targets of notes that are file links, by the link's path. */
   private readonly linkWatchers = new Map<string, FSWatcher>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Paths whose quiet period ended, waiting for their turn (see queueSettle). */
+  private readonly settleQueue = new Set<string>();
+  private settling = false;
   private readonly extra: Set<string>;
   /** Folders leading to an extra file: watched even when hidden, but only for that path. */
   private readonly extraFolders = new Set<string>();
@@ -154,9 +160,40 @@ export class VaultWatcher {
       rel,
       setTimeout(() => {
         this.timers.delete(rel);
-        this.settle(rel).catch((err: unknown) => this.options.log.error({ err, path: rel }, 'vault watcher failed'));
+        this.queueSettle(rel);
       }, delayMs),
     );
+  }
+
+  /**
+   * Settles quiet paths in turn: at most SETTLE_BATCH at once, with a turn of the event loop
+   * between batches. When another program writes thousands of notes within a second, thousands of
+   * quiet periods end together; settling them all in one go kept requests waiting for a third of
+   * a second on the scale bench.
+   */
+  private queueSettle(rel: string): void {
+    this.settleQueue.add(rel);
+    if (this.settling) return;
+    this.settling = true;
+    void (async () => {
+      while (this.settleQueue.size > 0 && !this.closed) {
+        const batch: string[] = [];
+        for (const next of this.settleQueue) {
+          batch.push(next);
+          if (batch.length === SETTLE_BATCH) break;
+        }
+        for (const next of batch) this.settleQueue.delete(next);
+        await Promise.all(
+          batch.map((next) =>
+            this.settle(next).catch((err: unknown) =>
+              this.options.log.error({ err, path: next }, 'vault watcher failed'),
+            ),
+          ),
+        );
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      this.settling = false;
+    })();
   }
 
   /** Classifies a path by what is on disk now and reports what may have changed. */

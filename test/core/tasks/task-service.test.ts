@@ -321,6 +321,58 @@ describe('TaskService', () => {
     assert.deepEqual(names(h).slice(3).sort(), ['task.created', 'task.deleted', 'task.deleted']);
   });
 
+  it('a burst of notes written and deleted by another program: one event per note, the same index as a fresh start', async () => {
+    const folder = 'TaskNotes/Tasks/Burst';
+    await mkdir(path.join(h.vault, folder));
+    await sleep(100);
+    // Dependencies on notes of the same burst (some written after their dependents), on an
+    // existing task, and on a name two burst notes share (ambiguous: missing, so blocking).
+    const notes = Array.from({ length: 120 }, (_, i) => {
+      const deps = [
+        `[[Note ${(i * 7) % 120}]]`,
+        ...(i % 5 === 0 ? ['[[Beta]]'] : []),
+        ...(i % 9 === 0 ? ['[[Twin]]'] : []),
+      ];
+      return {
+        rel: i % 60 === 0 ? `${folder}/Sub ${i}/Twin.md` : `${folder}/Note ${i}.md`,
+        text: `---\ntitle: Note ${i}\nstatus: ${i % 3 === 0 ? 'done' : 'open'}\nblockedBy:\n${deps.map((d) => `  - uid: "${d}"\n`).join('')}tags: [task]\n---\n`,
+      };
+    });
+    await Promise.all(
+      notes.map(async ({ rel, text }) => {
+        await mkdir(path.dirname(path.join(h.vault, rel)), { recursive: true });
+        await writeFile(path.join(h.vault, rel), text);
+      }),
+    );
+    await waitFor(() => h.service.list().length === 2 + notes.length, 20_000);
+    const created = h.events
+      .filter((e) => e.name === 'task.created')
+      .map((e) => (e.data as { task: { path: string } }).task.path);
+    assert.deepEqual(created.sort(), notes.map((n) => n.rel).sort());
+
+    const fresh = async (): Promise<unknown> => {
+      const other = await TaskService.open({
+        vault: h.vault,
+        dataDir: path.join(h.vault, '.taskdown-fresh'),
+        events: new EventBus(h.clock, { debug() {}, info() {}, warn() {}, error() {} }),
+        clock: h.clock,
+        log: { debug() {}, info() {}, warn() {}, error() {} },
+      });
+      const list = other.list();
+      await other.stop();
+      return JSON.parse(JSON.stringify(list));
+    };
+    assert.deepEqual(JSON.parse(JSON.stringify(h.service.list())), await fresh());
+
+    h.events.length = 0;
+    await rm(path.join(h.vault, folder), { recursive: true });
+    await waitFor(() => h.service.list().length === 2, 20_000);
+    await sleep(400);
+    const deleted = h.events.map((e) => `${e.name} ${(e.data as { task: { path: string } }).task.path}`);
+    assert.deepEqual(deleted.sort(), notes.map((n) => `task.deleted ${n.rel}`).sort());
+    assert.deepEqual(JSON.parse(JSON.stringify(h.service.list())), await fresh());
+  });
+
   it('does not report its own writes as external edits', async () => {
     await h.service.update('TaskNotes/Tasks/Alpha.md', { priority: 'high' });
     await h.service.create({ title: 'Own' });
