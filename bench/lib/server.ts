@@ -81,7 +81,7 @@ export function spawnUntil(args: string[], re: RegExp): Promise<Proc> {
   });
 }
 
-export type Server = Proc & { url: string; cleanup(): Promise<void> };
+export type Server = Proc & { url: string; dataDir: string; cleanup(): Promise<void> };
 
 /** Starts the built server; with `dataDir` the caller owns (and keeps) the data dir. */
 export async function startServer(vault: string, dataDir?: string): Promise<Server> {
@@ -93,6 +93,7 @@ export async function startServer(vault: string, dataDir?: string): Promise<Serv
   return {
     ...proc,
     url: proc.captured,
+    dataDir: dataDir ?? data!.dir,
     cleanup: async () => {
       await proc.stop();
       await data?.cleanup();
@@ -180,17 +181,22 @@ async function coldStart(vault: string, expectTotal: number, dataDir?: string): 
   return cost;
 }
 
+/** Waits until a server has written its index snapshot (a few seconds after a first start). */
+export async function snapshotWritten(server: Server, timeoutMs: number): Promise<void> {
+  const file = path.join(server.dataDir, 'index-snapshot.json');
+  const start = process.hrtime.bigint();
+  while (!existsSync(file)) {
+    if (msSince(start) > timeoutMs)
+      throw new Error(`the server wrote no index snapshot within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Runs the server once on `dataDir` until it has written its index snapshot there. */
 async function writeSnapshot(vault: string, dataDir: string, timeoutMs: number): Promise<void> {
   const server = await startServer(vault, dataDir);
   try {
-    const file = path.join(dataDir, 'index-snapshot.json');
-    const start = process.hrtime.bigint();
-    while (!existsSync(file)) {
-      if (msSince(start) > timeoutMs)
-        throw new Error(`the server wrote no index snapshot within ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await snapshotWritten(server, timeoutMs);
   } finally {
     await server.cleanup();
   }

@@ -31,6 +31,7 @@ import {
   request,
   ROOT,
   rssMb,
+  snapshotWritten,
   spawnUntil,
   startServer,
   startUps,
@@ -367,6 +368,8 @@ async function burstFigures(server: Server, vault: GeneratedVault): Promise<Figu
   // The folder exists (and is watched) before the notes arrive.
   const notes = burstNotes(BURST_FOLDER, BURST_NOTES);
   const bareBursts = await bareBurst(notes);
+  // Not while the server writes its index snapshot (once, a few seconds after a first start).
+  await snapshotWritten(server, 120_000);
   await mkdir(burstDir);
   await sleep(500);
   const idle = await idleHealth(server.url);
