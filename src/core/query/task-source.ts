@@ -8,7 +8,7 @@ import type { QueryEnv, QuerySettings } from './types.js';
 
 /** What the engine reads from the task service (structural, so tests can pass a stub). */
 export interface TaskSource {
-  list(): TaskInfo[];
+  list(): readonly TaskInfo[];
   settings(): TaskNotesSettings;
   resolveLink(link: string, fromPath?: string): TaskInfo | undefined;
 }
