@@ -39,9 +39,15 @@ export const TASKDOWN_TOOLS = [
   'tasknotes_unskip_instance',
   'tasknotes_parse_text',
   'tasknotes_list_webhooks',
+  'tasknotes_get_webhook',
   'tasknotes_create_webhook',
+  'tasknotes_update_webhook',
   'tasknotes_delete_webhook',
+  'tasknotes_ping_webhook',
+  'tasknotes_rotate_webhook_secret',
   'tasknotes_get_webhook_deliveries',
+  'tasknotes_get_webhook_delivery',
+  'tasknotes_redeliver_webhook_delivery',
 ];
 
 /** A tool answer as the SDK client types it (a legacy `toolResult` shape included). */

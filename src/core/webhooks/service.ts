@@ -26,7 +26,7 @@ import type {
   WebhookPatch,
   WebhookWithSecret,
 } from './types.js';
-import { DEFAULT_RETRY_SCHEDULE, WEBHOOK_MESSAGES } from './validation.js';
+import { checkDeliveryFilter, DEFAULT_RETRY_SCHEDULE, WEBHOOK_MESSAGES } from './validation.js';
 import { createVaultFileReader } from './vault-reader.js';
 
 /** The delivery log's default page: the last 100, as the reference kept. */
@@ -117,6 +117,7 @@ export async function createWebhookService(deps: WebhookServiceDeps): Promise<We
     remove: (id) => registry.remove(id),
     rotateSecret: (id, graceSeconds) => registry.rotateSecret(id, graceSeconds),
     deliveries(filter = {}) {
+      checkDeliveryFilter(filter);
       const page = deliveries.list({ ...filter, limit: filter.limit ?? DEFAULT_DELIVERY_PAGE });
       if (!page) throw invalid(`before: no delivery ${filter.before}`, { field: 'before' });
       return page;

@@ -88,11 +88,8 @@ export interface WebhookPatch {
   retrySchedule?: number[];
 }
 
-export const DeliveryStatusSchema = Type.Union([
-  Type.Literal('pending'),
-  Type.Literal('success'),
-  Type.Literal('failed'),
-]);
+export const DELIVERY_STATUSES = ['pending', 'success', 'failed'] as const;
+export const DeliveryStatusSchema = Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)));
 export type DeliveryStatus = Static<typeof DeliveryStatusSchema>;
 
 export const DeliveryRecordSchema = Type.Object({

@@ -5,7 +5,8 @@
 import { invalid } from '../errors.js';
 import { isEventName } from '../events/catalogue.js';
 import { isStandardSecret } from './signer.js';
-import type { SigningScheme, WebhookInput, WebhookPatch } from './types.js';
+import type { DeliveryFilter } from './delivery-store.js';
+import { DELIVERY_STATUSES, type SigningScheme, type WebhookInput, type WebhookPatch } from './types.js';
 
 /** User-facing messages; the HTTP schemas reuse them so every entry point says the same. */
 export const WEBHOOK_MESSAGES = {
@@ -23,12 +24,15 @@ export const WEBHOOK_MESSAGES = {
   retrySchedule:
     'retrySchedule must be a list of at most 20 waits in seconds, each above 0 and at most 604800',
   graceSeconds: 'graceSeconds must be an integer from 0 to 604800',
+  deliveryStatus: 'status must be "pending", "success" or "failed"',
+  deliveryLimit: 'limit must be an integer from 1 to 1000',
   notFound: 'Webhook not found',
   deliveryNotFound: 'Delivery not found',
   inactive: 'Webhook is inactive; enable it first',
   apiDisabled: 'HTTP API is disabled',
 } as const;
 
+export const MAX_DELIVERY_PAGE = 1000;
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [1, 2, 4];
 const MAX_RETRIES = 20;
 const MAX_WAIT_S = 604_800;
@@ -74,6 +78,17 @@ export function checkStandardSecret(secret: string): void {
 export function checkGraceSeconds(value: unknown): void {
   if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > MAX_WAIT_S) {
     throw invalid(WEBHOOK_MESSAGES.graceSeconds, { field: 'graceSeconds' });
+  }
+}
+
+/** The delivery log's filter (the route's query string, the tool's arguments). */
+export function checkDeliveryFilter(filter: Partial<DeliveryFilter>): void {
+  const { status, limit } = filter;
+  if (status !== undefined && !DELIVERY_STATUSES.includes(status)) {
+    throw invalid(WEBHOOK_MESSAGES.deliveryStatus, { field: 'status' });
+  }
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERY_PAGE)) {
+    throw invalid(WEBHOOK_MESSAGES.deliveryLimit, { field: 'limit' });
   }
 }
 

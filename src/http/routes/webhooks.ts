@@ -8,13 +8,15 @@ import { EVENT_NAMES, type EventName } from '../../core/events/catalogue.js';
 import {
   DeliveryDetailSchema,
   DeliveryRecordSchema,
-  DeliveryStatusSchema,
+  DELIVERY_STATUSES,
+  type DeliveryStatus,
   PublicWebhookSchema,
   RetryScheduleSchema,
   SigningSchemeSchema,
+  type SigningScheme,
   WebhookSchema,
 } from '../../core/webhooks/types.js';
-import { WEBHOOK_MESSAGES as M } from '../../core/webhooks/validation.js';
+import { MAX_DELIVERY_PAGE, WEBHOOK_MESSAGES as M } from '../../core/webhooks/validation.js';
 import { created, defineRoute, MessageData, ok, type RouteSpec } from '../route.js';
 
 const T = ['webhooks'];
@@ -22,8 +24,19 @@ const T = ['webhooks'];
 const EventNameSchema = Type.Unsafe<EventName>({ type: 'string', enum: EVENT_NAMES, errorMessage: M.events });
 const WebhookParams = Type.Object({ id: Type.String({ description: 'Webhook id' }) });
 const DeliveryParams = Type.Object({ id: Type.String({ description: 'Delivery id (del_…)' }) });
-const Signing = Type.Unsafe<'taskdown' | 'standard'>({ ...SigningSchemeSchema, errorMessage: M.signing });
-const RetrySchedule = Type.Unsafe<number[]>({ ...RetryScheduleSchema, errorMessage: M.retrySchedule });
+// An enum, not the union of literals: Ajv reports a union's failure against its first branch.
+const Signing = Type.Unsafe<SigningScheme>({
+  type: 'string',
+  enum: ['taskdown', 'standard'],
+  description: SigningSchemeSchema.description,
+  errorMessage: M.signing,
+});
+// The message is on the items too: Ajv reports a bad wait against the item's schema.
+const RetrySchedule = Type.Unsafe<number[]>({
+  ...RetryScheduleSchema,
+  items: { ...RetryScheduleSchema.items, errorMessage: M.retrySchedule },
+  errorMessage: M.retrySchedule,
+});
 const DeliveryData = Type.Object({ delivery: DeliveryRecordSchema });
 
 /**
@@ -136,8 +149,21 @@ export const webhookRoutes: RouteSpec[] = [
     tags: T,
     querystring: Type.Object({
       webhookId: Type.Optional(Type.String()),
-      status: Type.Optional(DeliveryStatusSchema),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Default 100' })),
+      status: Type.Optional(
+        Type.Unsafe<DeliveryStatus>({
+          type: 'string',
+          enum: DELIVERY_STATUSES,
+          errorMessage: M.deliveryStatus,
+        }),
+      ),
+      limit: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: MAX_DELIVERY_PAGE,
+          errorMessage: M.deliveryLimit,
+          description: 'Default 100',
+        }),
+      ),
       before: Type.Optional(Type.String({ description: 'A delivery id' })),
     }),
     responses: {
