@@ -23,6 +23,14 @@ export function onUnauthorized(listener: Listener): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
+/** A request sent with `token` was answered 401: the page asks for the token again. */
+export function noteUnauthorized(token: string | null): void {
+  // A request sent with a token that this tab has since replaced (it just set or generated a new
+  // one) says nothing about the current token, so only a 401 for the current one locks the page.
+  if (readToken() !== token) return;
+  for (const listener of unauthorizedListeners) listener();
+}
+
 export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = readToken();
@@ -45,11 +53,7 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   } catch {
     // A non-JSON answer (a proxy's error page) falls through to the generic message below.
   }
-  // A request sent with a token that this tab has since replaced (it just set or generated a new
-  // one) says nothing about the current token, so only a 401 for the current one locks the page.
-  if (res.status === 401 && readToken() === token) {
-    for (const listener of unauthorizedListeners) listener();
-  }
+  if (res.status === 401) noteUnauthorized(token);
   if (!res.ok || envelope.success !== true) {
     throw new ApiError(res.status, envelope.error ?? `Request failed (HTTP ${res.status})`);
   }

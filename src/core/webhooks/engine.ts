@@ -31,6 +31,7 @@ import {
 import type { AttemptResult, Sender } from './sender.js';
 import { signatureHeaders } from './signer.js';
 import { applyTransform } from './transformer.js';
+import type { DeliveryActivity } from './activity.js';
 import type { Attempt, Webhook } from './types.js';
 import type { VaultFileReader } from './vault-reader.js';
 
@@ -55,6 +56,8 @@ export interface WebhookEngineDeps {
   log: Logger;
   /** The HTTP API switch: no deliveries while it is off. */
   apiEnabled: () => boolean;
+  /** Told whenever deliveries change (created, recorded, sent again, ended). */
+  activity: DeliveryActivity;
   maxInFlight?: number;
   /** For the retry jitter; tests fix it. */
   random?: () => number;
@@ -165,6 +168,7 @@ export class WebhookEngine {
     const lane = this.lane(webhookId);
     lane.complete = false;
     this.pump(lane);
+    this.deps.activity.notify([webhookId]);
   }
 
   /** Whether an attempt of this delivery is on the wire. */
@@ -177,7 +181,9 @@ export class WebhookEngine {
     const busy: string[] = [];
     for (const lane of this.lanes.values()) busy.push(...lane.sending);
     this.deps.deliveries.failPending(undefined, reason, busy);
+    const ids = [...this.lanes.keys()];
     for (const lane of [...this.lanes.values()]) this.closeLane(lane);
+    this.deps.activity.notify(ids);
   }
 
   // ---- creating deliveries ----
@@ -203,6 +209,7 @@ export class WebhookEngine {
     const created = this.created.get(entry.seq);
     if (!created) return;
     this.created.delete(entry.seq);
+    this.deps.activity.notify(created.map((delivery) => delivery.webhookId));
     if (this.stopping) return;
     for (const delivery of created) {
       const lane = this.lane(delivery.webhookId);
@@ -293,6 +300,8 @@ export class WebhookEngine {
       this.deps.deliveries.failPending(id, reason, lane ? [...lane.sending] : []);
       if (lane) this.closeLane(lane);
     }
+    // Any change shows on the webhook's card (counters, active), deliveries or not.
+    this.deps.activity.notify([id]);
   }
 
   // ---- attempts ----
@@ -493,6 +502,7 @@ export class WebhookEngine {
       }
     }
     if (error) return;
+    this.deps.activity.notify(batch.map((entry) => entry.lane.webhookId));
     // May disable webhooks, which closes their lanes.
     for (const [id, delta] of deltas) this.deps.registry.applyCounters(id, delta);
     const lanes = new Set(batch.map((entry) => entry.lane));

@@ -14,6 +14,7 @@ import type { SettingsStore } from '../state/settings.js';
 import type { VaultPathPolicy } from '../vault/paths.js';
 import { AddressGuard, type GuardPolicy, type Lookup } from './address-guard.js';
 import { DeliveryStore, type DeliveryFilter } from './delivery-store.js';
+import { DeliveryActivity, type ActivityListener } from './activity.js';
 import { MAX_IN_FLIGHT, WebhookEngine } from './engine.js';
 import { requireUsable, WebhookRegistry } from './registry.js';
 import { createSender } from './sender.js';
@@ -67,6 +68,8 @@ export interface WebhookService {
   prune(policy: RetentionPolicy, now: number): void;
   /** The oldest journal entry a kept delivery refers to. */
   oldestEventSeq(): number | undefined;
+  /** Hears which webhooks' deliveries changed (the settings page's live log). */
+  onActivity(listener: ActivityListener): () => void;
   /** Stops sending (in-flight attempts get a moment to finish). */
   stop(): Promise<void>;
 }
@@ -78,8 +81,10 @@ export async function createWebhookService(deps: WebhookServiceDeps): Promise<We
   await importLegacyWebhooks(settings, registry);
   const deliveries = new DeliveryStore(store);
   const apiEnabled = (): boolean => settings.get().apiEnabled;
+  const activity = new DeliveryActivity();
   const engine = new WebhookEngine({
     store,
+    activity,
     journal,
     registry,
     deliveries,
@@ -144,6 +149,7 @@ export async function createWebhookService(deps: WebhookServiceDeps): Promise<We
     },
     prune: (policy, now) => void deliveries.prune(policy, now),
     oldestEventSeq: () => deliveries.oldestEventSeq(),
+    onActivity: (listener) => activity.subscribe(listener),
     async stop() {
       unsubscribe();
       await engine.stop();

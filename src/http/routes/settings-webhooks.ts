@@ -21,7 +21,7 @@ const Params = Type.Object({ id: Type.String() });
 const Events = Type.Array(Type.String(), { errorMessage: M.events });
 const TransformFile = Type.String({ errorMessage: M.transformFile, description: "'' means raw payload" });
 
-/** The log as the page shows it: payloads stay out, the page polls this every few seconds. */
+/** The log as the page shows it: payloads stay out (the page reloads it on every activity notice). */
 const LoggedDelivery = Type.Omit(DeliveryRecordSchema, ['payload']);
 const withoutPayload = ({ payload: _payload, ...rest }: DeliveryRecord) => rest;
 
@@ -73,6 +73,22 @@ export const settingsWebhookRoutes: RouteSpec[] = [
       const deliveries = ctx.services.webhooks.deliveries().deliveries.map(withoutPayload);
       return ok({ deliveries, total: deliveries.length });
     },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/settings-api/webhooks/activity',
+    summary: 'Server-Sent Events naming the webhooks whose deliveries changed (the live delivery log)',
+    tags: T,
+    hidden: true,
+    raw: true,
+    responses: { 200: { description: 'An endless text/event-stream' } as never },
+    handler: async (_input, ctx) => ({
+      kind: 'raw',
+      status: 200,
+      contentType: 'text/event-stream; charset=utf-8',
+      headers: { 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
+      body: ctx.streams.activity((listener) => ctx.services.webhooks.onActivity(listener)),
+    }),
   }),
   defineRoute({
     method: 'GET',

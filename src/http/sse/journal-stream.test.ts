@@ -5,46 +5,17 @@
  * bounded amount of memory.
  */
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
 import { silentLogger } from '../../core/logger.js';
 import { openStore, type Store } from '../../core/store/database.js';
 import { EventJournal } from '../../core/store/event-journal.js';
 import { ManualClock, settle } from '../../../test/helpers/manual-clock.js';
+import { SseClient as Client } from '../../../test/helpers/sse-client.js';
 import { tempDir } from '../../../test/helpers/temp.js';
 import { JournalStream, HEARTBEAT_MS, STALL_MS } from './journal-stream.js';
 
 const VAULT = { name: 'v', path: '/v' };
-
-/** A client: parses what the stream sends; `reading` false leaves written data unconsumed. */
-class Client extends Writable {
-  readonly messages: EventSourceMessage[] = [];
-  comments: string[] = [];
-  private pending: Array<() => void> = [];
-  private readonly parser = createParser({
-    onEvent: (m) => this.messages.push(m),
-    onComment: (c) => this.comments.push(c.trim()),
-  });
-  constructor(private reading = true) {
-    super({ highWaterMark: 1024 });
-  }
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    const consume = (): void => {
-      this.parser.feed(chunk.toString());
-      done();
-    };
-    if (this.reading) consume();
-    else this.pending.push(consume);
-  }
-  resume(): void {
-    this.reading = true;
-    for (const consume of this.pending.splice(0)) consume();
-  }
-  ids(): number[] {
-    return this.messages.map((m) => Number(m.id));
-  }
-}
 
 describe('JournalStream', () => {
   let store: Store;

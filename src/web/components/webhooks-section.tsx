@@ -1,13 +1,13 @@
 /**
  * "Webhooks": one card per webhook, the "Add webhook" dialog (the secret is shown once after
  * creation), edit, enable/disable, send a test event, delete with confirmation, and the delivery
- * log with each delivery's attempts and Redeliver. Cards and log refresh on a timer so counters
- * and new deliveries appear without a reload.
+ * log with each delivery's attempts and Redeliver. Cards and log reload when the server says
+ * deliveries changed (use-activity.ts), so counters and new deliveries appear without polling.
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { call, messageOf } from '../api.js';
 import type { Delivery, Webhook, WebhookList } from '../types.js';
-import { usePoll } from '../use-poll.js';
+import { useActivity, type LiveState } from '../use-activity.js';
 import type { WebhookDraft } from '../validate.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { DeliveryDetails } from './delivery-details.js';
@@ -18,7 +18,11 @@ import { Switch } from './switch.js';
 import { WebhookCard } from './webhook-card.js';
 import { WebhookForm } from './webhook-form.js';
 
-const REFRESH_MS = 2000;
+const LIVE_LABEL: Record<LiveState, string> = {
+  live: 'live',
+  connecting: 'reconnecting…',
+  paused: 'paused',
+};
 
 type Dialogs =
   | { kind: 'none' }
@@ -42,7 +46,7 @@ export function WebhooksSection() {
   const [deliveries, setDeliveries] = useState<Delivery[]>([]);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [dialog, setDialog] = useState<Dialogs>({ kind: 'none' });
-  const [autoRefresh, setAutoRefresh] = useState(true);
+  const [liveUpdates, setLiveUpdates] = useState(true);
   const [refreshedAt, setRefreshedAt] = useState<Date | null>(null);
 
   const load = useCallback(async () => {
@@ -61,7 +65,7 @@ export function WebhooksSection() {
   }, []);
 
   useEffect(() => void load(), [load]);
-  usePoll(() => void load(), REFRESH_MS, autoRefresh);
+  const live = useActivity(() => void load(), liveUpdates);
 
   const create = async (draft: WebhookDraft): Promise<void> => {
     const { webhook } = await call<{ webhook: Webhook & { secret: string } }>(
@@ -169,10 +173,11 @@ export function WebhooksSection() {
           </button>
         </div>
         <div class="log-controls">
-          <Switch label="Refresh automatically" checked={autoRefresh} onChange={setAutoRefresh} />
+          <Switch label="Live updates" checked={liveUpdates} onChange={setLiveUpdates} />
           <p class="hint">
             The last 100 deliveries, kept by the server for 7 days (or 10,000 deliveries)
-            {refreshedAt && ` · updated ${refreshedAt.toLocaleTimeString()}`}
+            {refreshedAt && ` · updated ${refreshedAt.toLocaleTimeString()}`} ·{' '}
+            <span data-live={live}>{LIVE_LABEL[live]}</span>
           </p>
         </div>
         <DeliveryLog
