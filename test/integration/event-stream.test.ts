@@ -108,14 +108,18 @@ describe('GET /api/events', () => {
     assert.equal(envelope.data.previous.priority, 'normal');
   });
 
-  it('a client that disconnects resumes with Last-Event-ID without missing or repeating an event', async () => {
+  it('a client that disconnects and resumes with Last-Event-ID misses and repeats no event', async () => {
+    // A second client stays connected throughout: the sequence the server sent.
+    const witness = await openStream(server);
     const first = await openStream(server);
-    await create('Before 1');
-    await create('Before 2');
+    // The client drops its connection in the middle of a burst, after 2 of its 5 events.
+    const burst = Promise.all([1, 2, 3, 4, 5].map((i) => create(`Burst ${i}`)));
     await first.waitFor(2);
     first.close();
+    await burst;
     await first.ended;
-    const lastSeen = Math.max(...ids(first));
+    const seen = ids(first);
+    const lastSeen = seen[seen.length - 1] as number;
 
     // Events while the client is away, then a reconnect as EventSource does it.
     await create('Away 1');
@@ -123,12 +127,25 @@ describe('GET /api/events', () => {
     await create('Away 3');
     const resumed = await openStream(server, '', { 'Last-Event-ID': String(lastSeen) });
     await create('After');
-    await resumed.waitFor(4);
+    // A last event both must receive: a repeated event anywhere before it would show.
+    await create('Sentinel');
+    await witness.waitFor(10);
+    const sentinel = ids(witness)[9] as number;
+    while (!ids(resumed).includes(sentinel)) await resumed.waitFor(resumed.messages.length + 1);
+    witness.close();
     resumed.close();
-    assert.deepEqual(ids(resumed), [lastSeen + 1, lastSeen + 2, lastSeen + 3, lastSeen + 4]);
+
+    const all = ids(witness);
+    assert.equal(all.length, 10);
     assert.deepEqual(
-      resumed.messages.map((m) => JSON.parse(m.data).data.task.title),
-      ['Away 1', 'Away 2', 'Away 3', 'After'],
+      all,
+      Array.from({ length: 10 }, (_, i) => (all[0] as number) + i),
+      'ids increase by one',
+    );
+    assert.deepEqual([...seen, ...ids(resumed)], all, 'before and after the reconnect: each event once');
+    assert.deepEqual(
+      resumed.messages.slice(-5).map((m) => JSON.parse(m.data).data.task.title),
+      ['Away 1', 'Away 2', 'Away 3', 'After', 'Sentinel'],
     );
   });
 
