@@ -3,15 +3,15 @@
  * address. Used by the CLI and by in-process tests and benchmarks.
  */
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import type { ServerConfig } from './config/config.js';
 import { systemClock, type Clock } from './core/clock.js';
 import type { AppContext } from './http/context.js';
 import { AuthLockout } from './http/gates/auth-lockout.js';
 import { HostPolicy } from './http/gates/host.js';
 import { allRoutes } from './http/routes/index.js';
-import { buildHttpServer } from './http/server.js';
+import { buildHttpServer, listen } from './http/server.js';
 import { EventStreamHub } from './http/sse/stream-hub.js';
+import { createProcessLogger } from './process-logger.js';
 import { createServices, type Services } from './services.js';
 
 /** How long shutdown waits for in-flight requests before closing their connections. */
@@ -34,8 +34,7 @@ export interface StartOptions {
 }
 
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
-  // Logs go to stderr so stdout carries only the listening line.
-  const log = pino({ level: config.logLevel, redact: ['req.headers.authorization'] }, pino.destination(2));
+  const log = await createProcessLogger(config);
   let bound = { host: config.host, port: config.port };
   const runtime = await createServices({
     config,
@@ -66,7 +65,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       hosts: new HostPolicy({ bindHost: config.host, allowedHosts: config.allowedHosts }),
       lockout: new AuthLockout({ now: () => (options.clock ?? systemClock).now() }),
     });
-    await http.listen({ host: config.host, port: config.port });
+    await listen(http, { host: config.host, port: config.port });
   } catch (err) {
     await http?.close().catch(() => {});
     await runtime.stop();

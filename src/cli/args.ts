@@ -11,6 +11,7 @@ import {
   DEFAULT_PORT,
   defaultDataDir,
   isLoopbackHost,
+  type LogFormatChoice,
   type ServerConfig,
 } from '../config/config.js';
 
@@ -19,7 +20,8 @@ export class UsageError extends Error {
 }
 
 export const HELP = `Usage: taskdown serve --vault DIR [options]
-       taskdown mcp --vault DIR [--data-dir DIR] [--token TOKEN | --token-file FILE] [--log-level LEVEL]
+       taskdown mcp --vault DIR [--data-dir DIR] [--token TOKEN | --token-file FILE]
+                    [--log-level LEVEL] [--log-format F]
        taskdown --help | --version
 
 Serve a Markdown vault of TaskNotes tasks over a local HTTP API with signed webhooks.
@@ -38,6 +40,8 @@ Options (environment variable in brackets):
                      reverse proxy (.example.com: and its subdomains)  [TASKDOWN_ALLOWED_HOSTS]
   --data-dir DIR     state folder (<vault>/.taskdown)                   [TASKDOWN_DATA_DIR]
   --log-level LEVEL  fatal|error|warn|info|debug|trace|silent (info)    [TASKDOWN_LOG_LEVEL]
+  --log-format F     auto|pretty|json: auto is readable lines on a terminal,
+                     JSON lines otherwise (auto)                        [TASKDOWN_LOG_FORMAT]
   --webhook-timeout-ms N
                      per-attempt webhook delivery timeout (15000)       [TASKDOWN_WEBHOOK_TIMEOUT_MS]
   --webhook-allow-private
@@ -61,6 +65,7 @@ export type Command =
 const SERVE_ONLY = ['port', 'host', 'allowed-hosts', 'create-demo'] as const;
 
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+const LOG_FORMATS = new Set(['auto', 'pretty', 'json']);
 
 /** The options of `taskdown serve`; their help text is HELP above. */
 const OPTIONS = {
@@ -72,6 +77,7 @@ const OPTIONS = {
   'allowed-hosts': { type: 'string' },
   'data-dir': { type: 'string' },
   'log-level': { type: 'string' },
+  'log-format': { type: 'string' },
   'webhook-timeout-ms': { type: 'string' },
   'webhook-allow-private': { type: 'boolean' },
   'retention-days': { type: 'string' },
@@ -127,6 +133,10 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
   const dataDir = dataDirArg ? path.resolve(dataDirArg) : defaultDataDir(vault);
   const logLevel = values['log-level'] ?? env.TASKDOWN_LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.has(logLevel)) throw new UsageError(`invalid log level "${logLevel}"`);
+  const logFormat = values['log-format'] ?? env.TASKDOWN_LOG_FORMAT ?? 'auto';
+  if (!LOG_FORMATS.has(logFormat)) {
+    throw new UsageError(`invalid log format "${logFormat}" (expected auto, pretty or json)`);
+  }
   const timeoutText = values['webhook-timeout-ms'] ?? env.TASKDOWN_WEBHOOK_TIMEOUT_MS ?? '15000';
   if (!/^\d+$/.test(timeoutText) || Number(timeoutText) < 100 || Number(timeoutText) > 600_000) {
     throw new UsageError(`invalid webhook timeout "${timeoutText}" (expected 100-600000 ms)`);
@@ -153,6 +163,7 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
     token,
     allowedHosts,
     logLevel: logLevel as ServerConfig['logLevel'],
+    logFormat: logFormat as LogFormatChoice,
     webhookTimeoutMs: Number(timeoutText),
     webhookAllowPrivate:
       values['webhook-allow-private'] === true || allowPrivateEnv === '1' || allowPrivateEnv === 'true',

@@ -4,12 +4,12 @@
  * (webhooks, reminders, pomodoro timers), and speaks nothing but JSON-RPC on stdout: logs go to
  * stderr. It ends when the agent closes stdin, or on SIGINT/SIGTERM, after persisting state.
  */
-import { pino } from 'pino';
 import type { ServerConfig } from '../config/config.js';
+import { createProcessLogger } from '../process-logger.js';
 import { createServices } from '../services.js';
 
 export async function runMcpOverStdio(config: ServerConfig): Promise<void> {
-  const log = pino({ level: config.logLevel }, pino.destination(2));
+  const log = await createProcessLogger(config);
   const runtime = await createServices({ config, log });
   const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/stdio.js'),

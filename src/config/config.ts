@@ -18,6 +18,8 @@ export interface ServerConfig {
   /** Host names besides the loopback ones that requests may name in `Host` (`--allowed-hosts`). */
   allowedHosts?: readonly string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** JSON lines, human-readable lines, or (`auto`, the default) readable on a terminal only. */
+  logFormat?: LogFormatChoice;
   /** Per-attempt webhook delivery timeout. */
   webhookTimeoutMs: number;
   /** Webhooks may target loopback and private addresses even when bound to a public address. */
@@ -25,6 +27,8 @@ export interface ServerConfig {
   /** How long the delivery log and the event journal keep records, and how many at most. */
   retention: RetentionPolicy;
 }
+
+export type LogFormatChoice = 'auto' | 'pretty' | 'json';
 
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '127.0.0.1';

@@ -33,7 +33,8 @@ export interface HttpServerDeps extends GateDeps {
 
 export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: deps.log,
+    // A child of its own, so that listen() below can quiet Fastify alone.
+    loggerInstance: deps.log.child({}),
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: 'idle',
     requestTimeout: REQUEST_TIMEOUT_MS,
@@ -59,4 +60,21 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
 
   for (const spec of deps.routes) registerRoute(app, spec, deps.ctx);
   return app;
+}
+
+/**
+ * Listens without Fastify's "Server listening at …" log line: the command line prints its own
+ * listening line, once, on stdout. Fastify has no option to leave the line out, so its instance
+ * logger (a child that nothing else logs through at this point: plugins are loaded by ready(), and
+ * no request can arrive before listen() has returned) is silent during the call.
+ */
+export async function listen(app: FastifyInstance, options: { host: string; port: number }): Promise<void> {
+  await app.ready();
+  const level = app.log.level;
+  app.log.level = 'silent';
+  try {
+    await app.listen(options);
+  } finally {
+    app.log.level = level;
+  }
 }

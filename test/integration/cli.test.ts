@@ -2,14 +2,14 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { copyFile, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import nodeModule from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { runCli, startTestServer } from '../helpers/server-process.js';
+import { builtCli, runCli, startTestServer, waitFor } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/temp.js';
 
 const execFileAsync = promisify(execFile);
@@ -22,6 +22,41 @@ function assertOneLine(stderr: string, pattern: RegExp): void {
   assert.equal(lines.length, 1, `expected one line, got:\n${stderr}`);
   assert.match(lines[0] ?? '', pattern);
   assert.ok(!/\n\s+at /.test(stderr), 'stack trace printed');
+}
+
+/**
+ * Runs `taskdown serve` at log level info with stderr on a pipe, asks for /api/health once and
+ * stops it: what it wrote to stdout and stderr.
+ */
+async function serveOnce(vault: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
+  const dataDir = await tempDir();
+  const child = spawn(
+    process.execPath,
+    [builtCli(), 'serve', '--vault', vault, '--data-dir', dataDir.dir, '--port', '0', ...args],
+    { env: { ...process.env, TASKDOWN_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+        const match = /listening on (\S+)/.exec(stdout);
+        if (match?.[1]) resolve(match[1]);
+      });
+      void exited.then(() => reject(new Error(`server exited before listening:\n${stderr}`)));
+    });
+    assert.equal((await fetch(`${url}/api/health`)).status, 200);
+    await waitFor(() => stderr.includes('/api/health'));
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0, stderr);
+    return { stdout, stderr };
+  } finally {
+    child.kill('SIGKILL');
+    await dataDir.cleanup();
+  }
 }
 
 describe('taskdown CLI', () => {
@@ -126,6 +161,7 @@ describe('taskdown CLI', () => {
       [['serve', '--vault', vault, '--port', 'eighty'], /invalid port "eighty"/],
       [['serve', '--vault', vault, '--port', '70000'], /invalid port "70000"/],
       [['serve', '--vault', vault, '--log-level', 'loud'], /invalid log level/],
+      [['serve', '--vault', vault, '--log-format', 'fancy'], /invalid log format "fancy"/],
       [['serve', '--vault', vault, '--webhook-timeout-ms', '5'], /invalid webhook timeout "5"/],
     ];
     for (const [args, pattern] of cases) {
@@ -180,6 +216,31 @@ describe('taskdown CLI', () => {
     } finally {
       await server.cleanup();
     }
+  });
+
+  it('says once that it listens (stdout) and logs JSON lines on stderr when it is not a terminal', async () => {
+    const run = await serveOnce(vault, []);
+    assert.match(run.stdout, /^taskdown listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    const lines = run.stderr.trim().split('\n');
+    const entries = lines.map((line) => JSON.parse(line) as { msg: string; url?: string; level: number });
+    assert.ok(
+      entries.some((e) => e.msg === 'request completed' && e.url === '/api/health'),
+      run.stderr,
+    );
+    assert.ok(!entries.some((e) => /listening/i.test(e.msg)), `a second listening line:\n${run.stderr}`);
+  });
+
+  it('logs readable lines with --log-format pretty (colourless off a terminal)', async () => {
+    const run = await serveOnce(vault, ['--log-format', 'pretty']);
+    assert.match(run.stdout, /^taskdown listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    assert.match(
+      run.stderr,
+      /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/api\/health 200 \d+\.\d ms \{"reqId":"[\w-]+"\}$/m,
+    );
+    assert.match(run.stderr, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: shutting down \{"signal":"SIGTERM"\}$/m);
+    assert.doesNotMatch(run.stderr, /^\{/m, 'a JSON line');
+    assert.ok(!run.stderr.includes('\u001b['), 'colours off a terminal');
+    assert.doesNotMatch(run.stderr, /listening/i);
   });
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
