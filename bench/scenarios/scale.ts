@@ -10,9 +10,11 @@
  * - external edit → served, against a bare fs.watch notification; resident memory after the load;
  * - bursts by another program: 5,000 notes written within half a second, then their folder
  *   deleted; how long until the API serves all of it, against a bare watch-read-parse loop, and
- *   the longest `GET /api/health` wait meanwhile, against the longest wait of an idle server.
+ *   the longest `GET /api/health` wait meanwhile, against the longest wait of an idle server;
+ * - the plain-YAML reader's gain: CPU time of one cold pass over every note's frontmatter as the
+ *   server parses it, against the same pass without that reader (js-yaml and a structured clone).
  * Run `npm run build` first: the server is measured as users run it. BENCH_RUNS overrides the
- * number of interleaved start-ups; SCALE_PARTS=starts,load,bursts picks parts.
+ * number of interleaved start-ups; SCALE_PARTS=starts,load,bursts,reader picks parts.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -51,6 +53,8 @@ const BURST_SPREAD_MS = 500;
 const BURST_FOLDER = 'Burst';
 const BURST_WRITER = path.join(ROOT, 'bench/lib/burst-writer.mjs');
 const BARE_BURST_WATCH = path.join(ROOT, 'bench/lib/bare-burst-watch.mjs');
+const FRONTMATTER_PASS = path.join(ROOT, 'bench/lib/frontmatter-pass.mjs');
+const READER_RUNS = 5;
 /** How often the bench asks during a burst: the task total (is all of it served?) and health. */
 const TOTAL_POLL_MS = 20;
 const HEALTH_POLL_MS = 10;
@@ -420,8 +424,39 @@ async function burstFigures(server: Server, vault: GeneratedVault): Promise<Figu
   return figures;
 }
 
-/** SCALE_PARTS (comma-separated: starts, load, bursts) runs only those parts; all by default. */
-const PARTS = new Set((process.env.SCALE_PARTS ?? 'starts,load,bursts').split(',').map((p) => p.trim()));
+/** CPU time (ms) of one cold pass over every frontmatter block, parsed as `mode` says. */
+async function frontmatterPass(vault: string, mode: 'taskdown' | 'js-yaml'): Promise<number> {
+  const proc = await spawnUntil([FRONTMATTER_PASS, vault, mode], /parsed \d+ cpu (\d+)/);
+  await proc.stop();
+  return Number(proc.captured);
+}
+
+/** The plain-YAML reader against parsing without it, alternating, p50 of READER_RUNS each. */
+async function readerFigures(vault: GeneratedVault): Promise<Figure[]> {
+  progress(`${READER_RUNS} frontmatter passes with and without the plain-YAML reader, alternating`);
+  const own: number[] = [];
+  const without: number[] = [];
+  for (let i = 0; i < READER_RUNS; i++) {
+    own.push(await frontmatterPass(vault.dir, 'taskdown'));
+    without.push(await frontmatterPass(vault.dir, 'js-yaml'));
+  }
+  return [
+    {
+      name: `frontmatter of every note parsed as the server does (plain-YAML reader), CPU, p50 of ${READER_RUNS} (${load()})`,
+      value: summarize(own).p50,
+      unit: 'ms',
+      baseline: {
+        name: 'the same without the reader: js-yaml + structured clone',
+        value: summarize(without).p50,
+      },
+    },
+  ];
+}
+
+/** SCALE_PARTS (comma-separated: starts, load, bursts, reader) runs only those parts; all by default. */
+const PARTS = new Set(
+  (process.env.SCALE_PARTS ?? 'starts,load,bursts,reader').split(',').map((p) => p.trim()),
+);
 
 const scenario: Scenario = {
   name: `scale (${TASKS.toLocaleString('en')}-task vault)`,
@@ -433,6 +468,7 @@ const scenario: Scenario = {
     await rm(burstDir, { recursive: true, force: true });
     const figures: Figure[] = [];
     if (PARTS.has('starts')) figures.push(...(await startUpFigures(vault)));
+    if (PARTS.has('reader')) figures.push(...(await readerFigures(vault)));
     if (PARTS.has('load') || PARTS.has('bursts')) {
       const server = await startServer(vault.dir);
       const original = await readFile(path.join(vault.dir, EDIT_TARGET));

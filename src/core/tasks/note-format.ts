@@ -6,8 +6,8 @@
  * YAML is parsed with the 1.2 core schema: `due: 2025-01-15` stays a string, never a Date.
  *
  * Two parsers, one per job: reads (the 10,000-note startup scan, every external edit) use js-yaml,
- * about 3x faster than building a `yaml` Document, behind the plain-YAML fast path (plain-yaml.ts)
- * that reads typical frontmatter faster still; writes parse the note's current text into a
+ * about 3x faster than building a `yaml` Document, behind the plain-YAML fast path (plain-yaml.ts,
+ * whose measured gain is stated there) for typical frontmatter; writes parse the note's current text into a
  * `yaml` Document at write time, because only the Document keeps comments and key order.
  * The read schema is tuned so both parsers give the same values (test/core/tasks/note-format.test.ts).
  */
