@@ -114,7 +114,14 @@ export async function createServices({
     ],
   });
   stops.push(async () => maintenance.stop());
-  const tasks = await TaskService.open({ vault: config.vault, dataDir: config.dataDir, events, clock, log });
+  const tasks = await TaskService.open({
+    vault: config.vault,
+    dataDir: config.dataDir,
+    events,
+    clock,
+    log,
+    validation: config.validation,
+  });
   stops.push(() => tasks.stop());
   const recurrence = createRecurrence({ tasks, events, clock, log });
   stops.push(() => recurrence.stop());

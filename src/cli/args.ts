@@ -14,6 +14,7 @@ import {
   type LogFormatChoice,
   type ServerConfig,
 } from '../config/config.js';
+import { isValidationMode } from '../core/validation/write-check.js';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -50,6 +51,9 @@ Options (environment variable in brackets):
   --retention-days N days the delivery log and event journal keep (7) [TASKDOWN_RETENTION_DAYS]
   --retention-records N
                      records each of them keeps at most (10000)         [TASKDOWN_RETENTION_RECORDS]
+  --validation MODE  strict: a task write with a validation error is refused
+                     with 400; permissive: it is written and logged (strict)
+                                                                        [TASKDOWN_VALIDATION]
   --create-demo      create the vault with sample tasks when it does not exist
   -h, --help         show this help
   -v, --version      show the version
@@ -82,6 +86,7 @@ const OPTIONS = {
   'webhook-allow-private': { type: 'boolean' },
   'retention-days': { type: 'string' },
   'retention-records': { type: 'string' },
+  validation: { type: 'string' },
   'create-demo': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -154,6 +159,10 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
   if (allowPrivateEnv !== undefined && !['', '0', '1', 'true', 'false'].includes(allowPrivateEnv)) {
     throw new UsageError(`invalid TASKDOWN_WEBHOOK_ALLOW_PRIVATE "${allowPrivateEnv}" (expected 1 or 0)`);
   }
+  const validation = values.validation ?? env.TASKDOWN_VALIDATION ?? 'strict';
+  if (!isValidationMode(validation)) {
+    throw new UsageError(`invalid validation mode "${validation}" (expected strict or permissive)`);
+  }
 
   const config: ServerConfig = {
     vault,
@@ -168,6 +177,7 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
     webhookAllowPrivate:
       values['webhook-allow-private'] === true || allowPrivateEnv === '1' || allowPrivateEnv === 'true',
     retention: { maxAgeMs: Math.round(days * 86_400_000), maxRecords: Number(recordsText) },
+    validation,
   };
   return command === 'mcp' ? { kind: 'mcp', config } : { kind: 'serve', createDemo, config };
 }

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import type { RetentionPolicy } from '../core/store/event-journal.js';
+import type { ValidationMode } from '../core/validation/write-check.js';
 
 export interface ServerConfig {
   /** Absolute vault folder. */
@@ -26,6 +27,8 @@ export interface ServerConfig {
   webhookAllowPrivate: boolean;
   /** How long the delivery log and the event journal keep records, and how many at most. */
   retention: RetentionPolicy;
+  /** Whether a task write with a validation error is refused (strict, the default) or written and logged. */
+  validation?: ValidationMode;
 }
 
 export type LogFormatChoice = 'auto' | 'pretty' | 'json';

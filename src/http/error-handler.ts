@@ -15,6 +15,7 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, req, reply) => {
     let status = 500;
     let message = 'Internal server error';
+    let issues: unknown;
     const fe = err as FastifyError;
     if (err instanceof HttpError) {
       status = err.status;
@@ -28,6 +29,8 @@ export function installErrorHandler(app: FastifyInstance): void {
         void reply.code(status).header('ETag', etag).type('application/json');
         return reply.send(errorBody(message, { task }));
       }
+      // A refused write lists every validation issue beside the message of the first.
+      if (Array.isArray(err.details?.issues)) issues = err.details.issues;
     } else if (fe.validation) {
       status = 400;
       message = describeValidationError(fe.validation as never, fe.validationContext);
@@ -39,7 +42,10 @@ export function installErrorHandler(app: FastifyInstance): void {
       message = fe.message;
     }
     if (status >= 500) req.log.error({ err }, 'request failed');
-    void reply.code(status).type('application/json').send(errorBody(message));
+    void reply
+      .code(status)
+      .type('application/json')
+      .send(errorBody(message, undefined, issues));
   });
 
   app.setNotFoundHandler((_req, reply) => {

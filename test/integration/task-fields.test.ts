@@ -37,6 +37,12 @@ function contains(actual: unknown, expected: unknown): boolean {
   return actual === expected;
 }
 
+/** Fields that are valid only together (an occurrence note names its parent and its day). */
+const COMPANIONS: Record<string, Record<string, unknown>> = {
+  recurrence_parent: { occurrence_date: '2026-03-02' },
+  occurrence_date: { recurrence_parent: '[[Weekly review]]' },
+};
+
 /** Where a field's example shows in the note's frontmatter (blockedBy uids and links as written). */
 function writtenForm(prop: string, example: unknown): unknown {
   if (prop === 'tags') return ['task', ...(example as string[])];
@@ -77,6 +83,7 @@ describe('task field table', () => {
   for (const field of TASK_FIELDS.filter((f) => f.update)) {
     it(`PUT writes ${field.prop}`, async () => {
       const res = await server.request('PUT', `/api/tasks/${encodeId('Subject.md')}`, {
+        ...COMPANIONS[field.prop],
         [field.prop]: field.example,
       });
       assert.equal(res.status, 200, res.text);

@@ -1,6 +1,6 @@
 /** validation.* and op.mutate_with_validation — core task validation (spec §6) over src/core. */
 import { buildRoleMapping } from '../../core/tasks/role-mapping.js';
-import { validateTask } from '../../core/tasks/validation.js';
+import { validateTask } from '../../core/validation/validate-task.js';
 import { validateTimeEntries } from '../../core/time/entry-rules.js';
 import { attempt, errResult, okResult } from '../envelope.js';
 import { optString, record } from '../input.js';

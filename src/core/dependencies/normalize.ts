@@ -34,7 +34,11 @@ export function canonicalDependency(
   const { uid, reltype, gap } = fields;
   const key = typeof uid === 'string' ? normalizeDependencyUid(uid) : null;
   if (key === null) return null;
-  const normalized: DependencyEntry = { uid: `[[${key}]]`, reltype: reltypeOf(reltype, fallback) };
+  const written = typeof reltype === 'string' && reltype.trim() !== '' ? reltype.trim().toUpperCase() : '';
+  const normalized: DependencyEntry = {
+    uid: `[[${key}]]`,
+    reltype: (written === '' ? fallback : written) as DependencyReltype,
+  };
   if (typeof gap === 'string' && gap.trim() !== '') normalized.gap = gap.trim();
   return normalized;
 }
@@ -54,6 +58,8 @@ export function normalizeDependencyList(
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) continue;
     const normalized = canonicalDependency(entry, fallback);
     if (normalized === null || seen.has(normalized.uid)) continue;
+    // Migration also replaces a reltype it does not know by the default.
+    normalized.reltype = reltypeOf(normalized.reltype, fallback);
     seen.add(normalized.uid);
     out.push(normalized);
   }

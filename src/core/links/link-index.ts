@@ -5,6 +5,9 @@
 import { decodeTarget, parseLinkValue } from './parse.js';
 import { normalizeInside, resolveLink } from './resolve.js';
 
+/** What a link resolves to: a note's path, or the spec issue code of why it resolves to none. */
+export type LinkOutcome = { path: string } | { issue: string };
+
 /** `a/b/c.md` → `a/b`, `c.md` → `''` (without splitting: it runs for every link resolved). */
 const folderOf = (rel: string): string => {
   const slash = rel.lastIndexOf('/');
@@ -23,6 +26,8 @@ export function nameKeyOf(path: string): string {
 /** A resolved link value and the name keys of the notes whose presence decided it. */
 export interface Resolution {
   target: string | undefined;
+  /** Why `target` is undefined: the spec issue code (`ambiguous_link`, `unresolved_link_target`, …). */
+  issue?: string;
   keys: readonly string[];
 }
 
@@ -74,12 +79,18 @@ export class LinkIndex {
   }
 
   /**
-   * The task that a link value written in the note at `fromPath` names: `[[Name]]`,
+   * The note that a link value written in the note at `fromPath` names: `[[Name]]`,
    * `[[Folder/Name|alias]]`, `[t](path.md)`, a path or a bare name. Undefined when it names no
-   * task, several tasks, or is not a link.
+   * note, several notes, or is not a link.
    */
   resolve(value: string, fromPath = ''): string | undefined {
     return this.resolution(value, fromPath).target;
+  }
+
+  /** Like `resolve`, with the spec issue code of a link that resolves to nothing. */
+  outcome(value: string, fromPath = ''): LinkOutcome {
+    const { target, issue } = this.resolution(value, fromPath);
+    return target !== undefined ? { path: target } : { issue: issue ?? 'unresolved_link_target' };
   }
 
   /** `resolve` with the name keys it depends on: adding or removing a note of another name cannot change it. */
@@ -88,7 +99,8 @@ export class LinkIndex {
     let found = this.memo.get(memoKey);
     if (found === undefined) {
       const keys: string[] = [];
-      found = { target: this.lookup(value, fromPath, keys), keys };
+      const outcome = this.lookup(value, fromPath, keys);
+      found = 'path' in outcome ? { target: outcome.path, keys } : { target: undefined, issue: outcome.issue, keys };
       this.memo.set(memoKey, found);
       for (const key of keys) {
         let set = this.memoByName.get(key);
@@ -120,9 +132,9 @@ export class LinkIndex {
   }
 
   /** Resolves `value`; pushes onto `keys` the name key of every note looked for. */
-  private lookup(value: string, fromPath: string, keys: string[]): string | undefined {
+  private lookup(value: string, fromPath: string, keys: string[]): LinkOutcome {
     const link = parseLinkValue(value);
-    if (!link) return undefined;
+    if (!link) return { issue: 'invalid_link_format' };
     const simple = link.format === 'wikilink' && !link.is_relative && !link.target.includes('/');
     let candidates: string[] = [];
     if (simple) {
@@ -133,21 +145,28 @@ export class LinkIndex {
     let path: string;
     try {
       path = resolveLink(link, { sourcePath: fromPath, candidates });
-    } catch {
-      return undefined;
+    } catch (error) {
+      const code = /^[a-z_]+/.exec((error as Error).message)?.[0];
+      return {
+        issue: code === 'ambiguous_link' || code === 'path_traversal' ? code : 'unresolved_link_target',
+      };
     }
     const found = this.existing(path, keys);
-    if (found !== undefined || link.format === 'wikilink' || link.is_relative) return found;
-    // A markdown link or path that is not relative to the note may be written from the vault's
-    // root, the form links are written in when markdown links are configured.
-    try {
-      return this.existing(
-        normalizeInside(link.format === 'markdown' ? decodeTarget(link.target) : link.target),
-        keys,
-      );
-    } catch {
-      return undefined;
+    if (found !== undefined) return { path: found };
+    if (link.format !== 'wikilink' && !link.is_relative) {
+      // A markdown link or path that is not relative to the note may be written from the vault's
+      // root, the form links are written in when markdown links are configured.
+      try {
+        const fromRoot = this.existing(
+          normalizeInside(link.format === 'markdown' ? decodeTarget(link.target) : link.target),
+          keys,
+        );
+        if (fromRoot !== undefined) return { path: fromRoot };
+      } catch {
+        // Leaves the vault from the root too: nothing there.
+      }
     }
+    return { issue: 'unresolved_link_target' };
   }
 
   /** The task at a resolved path (with `.md` added when it has no extension), any case. */

@@ -1,10 +1,10 @@
 /**
  * PUT adjustment (as in the TaskNotes plugin): when a task's `recurrence` changes to a different
  * rule, its scheduled and due dates move to the next open instance on or after today, due keeping
- * its offset per `maintainDueDateOffsetInRecurring`. A rule that cannot be evaluated is rejected
- * (tasknotes-spec §4.3.2), so nothing is written.
+ * its offset per `maintainDueDateOffsetInRecurring`. A rule that cannot be evaluated is left as
+ * it is: the write's validation refuses it (`invalid_recurrence_rule`, tasknotes-spec §4.3.2), so
+ * nothing is written.
  */
-import { invalid } from '../errors.js';
 import type { UpdateAdjuster } from '../tasks/task-service.js';
 import { localDay } from './day.js';
 import { recalculate } from './instance-change.js';
@@ -22,7 +22,6 @@ export const recurrenceChangeAdjuster: UpdateAdjuster = ({ before, draft, settin
     if (next.scheduled !== undefined) draft.scheduled = next.scheduled;
     if (next.due !== undefined) draft.due = next.due;
   } catch (err) {
-    if (err instanceof RecurrenceSyntaxError) throw invalid(`Invalid recurrence: ${err.message}`);
-    throw err;
+    if (!(err instanceof RecurrenceSyntaxError)) throw err;
   }
 };

@@ -44,6 +44,10 @@ export interface RoleMapping {
   displayNameKey: string;
   /** Status values that count as completed, in preference order. */
   completedStatuses: string[];
+  /** The configured status values, when the collection declares them (else any value). */
+  statusValues?: string[];
+  /** The configured priority values, when the collection declares them (else any value). */
+  priorityValues?: string[];
 }
 
 export function isTaskRole(value: unknown): value is TaskRole {
@@ -92,11 +96,45 @@ export function buildRoleMapping(fields: Record<string, unknown>, displayNameKey
     fieldToRole[role] ??= role;
   }
   const complete = roleToField as Record<TaskRole, string>;
-  return {
+  const mapping: RoleMapping = {
     roleToField: complete,
     fieldToRole,
     displayNameKey: displayNameKey && displayNameKey.trim() !== '' ? displayNameKey : complete.title,
     completedStatuses: completedStatusesOf(fields[complete.status]),
+  };
+  const statusValues = declaredValues(fields[complete.status]);
+  if (statusValues) mapping.statusValues = statusValues;
+  const priorityValues = declaredValues(fields[complete.priority]);
+  if (priorityValues) mapping.priorityValues = priorityValues;
+  return mapping;
+}
+
+/** The `values` an enum field definition declares, or undefined. */
+function declaredValues(field: unknown): string[] | undefined {
+  if (!isRecord(field) || !Array.isArray(field.values)) return undefined;
+  const values = field.values.filter((v): v is string => typeof v === 'string');
+  return values.length > 0 ? values : undefined;
+}
+
+/**
+ * The role mapping of a TaskNotes vault: every role in the plugin's field mapping (tags under the
+ * fixed key `tags`), the title key as display name, and the configured statuses and priorities.
+ */
+export function roleMappingOf(
+  fieldMapping: FieldMapping,
+  statuses: ReadonlyArray<{ value: string; isCompleted?: boolean }>,
+  priorities: ReadonlyArray<{ value: string }>,
+): RoleMapping {
+  const roleToField = { ...fieldMapping, tags: 'tags' } as Record<TaskRole, string>;
+  const fieldToRole: Record<string, TaskRole> = {};
+  for (const [role, field] of Object.entries(roleToField)) fieldToRole[field] ??= role as TaskRole;
+  return {
+    roleToField,
+    fieldToRole,
+    displayNameKey: fieldMapping.title,
+    completedStatuses: statuses.filter((s) => s.isCompleted === true).map((s) => s.value),
+    statusValues: statuses.map((s) => s.value),
+    priorityValues: priorities.map((p) => p.value),
   };
 }
 

@@ -4,7 +4,13 @@
  * apart from reading the clock value it is given; the service picks the unique path and writes.
  */
 import { checkFieldDepth } from '../nesting-depth.js';
-import { denormalizeField, isEmptyValue, normalizeTags, type FieldMapping } from './field-mapping.js';
+import {
+  denormalizeField,
+  isEmptyValue,
+  lookupConfigValue,
+  normalizeTags,
+  type FieldMapping,
+} from './field-mapping.js';
 import { baseFilename, processFolderTemplate, storageTitle, type FilenameContext } from './filename.js';
 import { identificationPropertyValue, tagsWithIdentification } from './identification.js';
 import { localDate, localIsoTimestamp, withDtstart } from './local-time.js';
@@ -78,8 +84,9 @@ export function planCreate(input: TaskCreateInput, settings: TaskNotesSettings, 
   const projects =
     list(input.projects).length > 0 ? list(input.projects) : commaList(defaults.defaultProjects);
   const requestTags = list(input.tags).length > 0 ? list(input.tags) : commaList(defaults.defaultTags);
+  // 0 means "none" (the default applies); any other number is written and validated.
   const timeEstimate =
-    typeof input.timeEstimate === 'number' && input.timeEstimate > 0
+    typeof input.timeEstimate === 'number' && input.timeEstimate !== 0
       ? input.timeEstimate
       : defaults.defaultTimeEstimate > 0
         ? defaults.defaultTimeEstimate
@@ -88,8 +95,12 @@ export function planCreate(input: TaskCreateInput, settings: TaskNotesSettings, 
     Array.isArray(input.reminders) && input.reminders.length > 0
       ? input.reminders
       : defaults.defaultReminders;
-  const status = input.status || settings.defaultTaskStatus;
-  const priority = input.priority || settings.defaultTaskPriority;
+  // A label or differently cased value is written as the configured value, as PUT does.
+  const status = lookupConfigValue(input.status || settings.defaultTaskStatus, settings.customStatuses);
+  const priority = lookupConfigValue(
+    input.priority || settings.defaultTaskPriority,
+    settings.customPriorities,
+  );
   const dateCreated = input.dateCreated || localIsoTimestamp(now);
   const dateModified = input.dateModified || localIsoTimestamp(now);
   const rawRecurrence = input.recurrence || PRESET_RULES[defaults.defaultRecurrence];

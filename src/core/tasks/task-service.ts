@@ -25,7 +25,19 @@ import { uniqueNotePath } from './filename.js';
 import { isTaskFrontmatter } from './identification.js';
 import { parseNote, serializeNewNote, updateNote, type ParsedNote } from './note-format.js';
 import { planCreate, type TaskCreateInput } from './task-create.js';
-import { applyPatch, planEdit, setStatus, withTitle, type UpdateAdjuster } from './task-update.js';
+import {
+  applyPatch,
+  planEdit,
+  setStatus,
+  withTitle,
+  type Change,
+  type UpdateAdjuster,
+} from './task-update.js';
+import { MAPPED_FIELDS } from './task-fields.js';
+import { roleMappingOf, type RoleMapping } from './role-mapping.js';
+import { validateTask, type ValidationReport } from '../validation/validate-task.js';
+import { blockingIssues, validationFailure, type ValidationMode } from '../validation/write-check.js';
+import { LinkIndex } from '../links/link-index.js';
 import { TaskGraph, type TaskBase } from './task-graph.js';
 import type { TaskInfo } from './task-info.js';
 import {
@@ -79,6 +91,8 @@ export interface TaskServiceOptions {
   log: Logger;
   /** Watcher stability wait in ms (tests may lower it). */
   stabilityMs?: number;
+  /** Whether validation errors block writes (`strict`, the default) or are only logged. */
+  validation?: ValidationMode;
 }
 
 type TaskRecord = NoteRecord<ParsedNote>;
@@ -86,6 +100,28 @@ type EventMode = 'auto' | 'archive' | 'none';
 
 /** Bump when parsing or identification changes what a note parses to (invalidates index snapshots). */
 const NOTE_FORMAT_VERSION = 1;
+
+/** Frontmatter with changes applied (an undefined value removes the key). */
+function applyChanges(
+  frontmatter: Record<string, unknown>,
+  changes: readonly Change[],
+): Record<string, unknown> {
+  const out = { ...frontmatter };
+  for (const [key, value] of changes) {
+    if (value === undefined) delete out[key];
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** The request's name of a frontmatter key in an issue (`tasknotes_manual_order[0]` → `sortOrder[0]`). */
+function requestField(settings: TaskNotesSettings, field: string | undefined): string | undefined {
+  if (field === undefined) return undefined;
+  const match = /^(.*?)(\[\d+\])?$/.exec(field);
+  const key = match?.[1] ?? field;
+  const prop = MAPPED_FIELDS.find((f) => settings.fieldMapping[f.mapping] === key)?.prop ?? key;
+  return `${prop}${match?.[2] ?? ''}`;
+}
 
 /** Link-bearing fields whose references follow a renamed note. */
 const REFERENCE_FIELDS = ['blockedBy', 'projects', 'recurrenceParent'] as const;
@@ -280,7 +316,9 @@ export class TaskService {
     const baseName = options.baseName ?? plan.baseName;
     const task = await this.store.retryOnChange(`${folderRel}/${baseName}`, () =>
       this.withFreePath(folderRel, baseName, now, async (rel) => {
-        const text = serializeNewNote(plan.finalize(basenameOf(rel)), plan.details);
+        const frontmatter = plan.finalize(basenameOf(rel));
+        this.checkWrite(rel, frontmatter, null, new Set(Object.keys(frontmatter)));
+        const text = serializeNewNote(frontmatter, plan.details);
         const record = await this.store.withLock(rel, () => this.store.write(rel, text, null));
         return this.tagged(
           { ...this.viewOf(rel, text, record), details: plan.details },
@@ -563,6 +601,14 @@ export class TaskService {
       const plan = planEdit(note, draft, settings, now, mode === 'archive');
       if (plan === null) return { before, after: before, details: record.parsed.details, changed: false };
 
+      const written = record.parsed.frontmatter ?? {};
+      const planned = applyChanges(written, withTitle(plan, rel, settings));
+      // dateModified is the server's own stamp: it is not a field the write sets.
+      const changed = new Set(
+        plan.changes.map(([key]) => key).filter((k) => k !== settings.fieldMapping.dateModified),
+      );
+      this.checkWrite(rel, planned, written, changed);
+
       const commit = async (target: string) => {
         const text = updateNote(record.text, withTitle(plan, target, settings), plan.details);
         const written =
@@ -595,6 +641,60 @@ export class TaskService {
       if (record) return { ...result, after: this.tagged(this.view(record), record.hash) };
     }
     return result;
+  }
+
+  /** The validation mode writes run in. */
+  get validationMode(): ValidationMode {
+    return this.options.validation ?? 'strict';
+  }
+
+  /**
+   * Validates the frontmatter a write would leave at `rel` (tasknotes-spec §6) against the vault's
+   * settings. In strict mode the errors the write is responsible for (write-check.ts) refuse it
+   * with INVALID, naming the request's field; in permissive mode they are logged and the write
+   * goes on. `before` is the note as it was (null for a new note).
+   */
+  private checkWrite(
+    rel: string,
+    after: Record<string, unknown>,
+    before: Record<string, unknown> | null,
+    changed: ReadonlySet<string>,
+  ): void {
+    const validate = (frontmatter: Record<string, unknown>) => this.validate(rel, frontmatter);
+    const blocking = blockingIssues(validate(after), before === null ? null : validate(before), changed);
+    if (blocking.length === 0) return;
+    const issues = blocking.map((issue) => ({ ...issue, field: requestField(this.current, issue.field) }));
+    if (this.validationMode === 'permissive') {
+      this.options.log.warn(
+        { path: rel, issues },
+        'writing a task note with validation errors (permissive mode)',
+      );
+      return;
+    }
+    throw validationFailure(issues);
+  }
+
+  /** The validation report of a note's frontmatter at `rel`, with the vault's settings and links. */
+  validate(rel: string, frontmatter: Record<string, unknown>): ValidationReport {
+    const links = this.graph().links;
+    return validateTask(frontmatter, this.roleMapping(), {
+      taskPath: rel,
+      reportUnknownFields: false,
+      resolveTask: (value) => links.outcome(value, rel),
+    });
+  }
+
+  private roleMappingCache: { settings: TaskNotesSettings; mapping: RoleMapping } | undefined;
+
+  private roleMapping(): RoleMapping {
+    const settings = this.current;
+    if (this.roleMappingCache?.settings !== settings) {
+      this.roleMappingCache = {
+        settings,
+        mapping: roleMappingOf(settings.fieldMapping, settings.customStatuses, settings.customPriorities),
+      };
+    }
+    return this.roleMappingCache.mapping;
   }
 
   /**

@@ -60,6 +60,9 @@ export const HealthData = Type.Object({
   vault: Type.Object({ name: Type.String(), path: Type.String() }),
   version: Type.String(),
   interfaceVersion: Type.Literal(INTERFACE_VERSION),
+  validation: Type.Union([Type.Literal('strict'), Type.Literal('permissive')], {
+    description: 'strict: a task write with a validation error is refused; permissive: it is written',
+  }),
 });
 
 export const systemRoutes: RouteSpec[] = [
@@ -76,6 +79,7 @@ export const systemRoutes: RouteSpec[] = [
         vault: ctx.services.vaultInfo,
         version: VERSION,
         interfaceVersion: INTERFACE_VERSION,
+        validation: ctx.services.tasks.validationMode,
       }),
   }),
   defineRoute({

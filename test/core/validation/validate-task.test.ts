@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { defaultRoleMapping } from '../../../src/core/tasks/role-mapping.js';
-import { validateTask } from '../../../src/core/tasks/validation.js';
+import { validateTask } from '../../../src/core/validation/validate-task.js';
 
 const valid = {
   title: 'T',
