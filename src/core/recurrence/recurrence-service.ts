@@ -121,7 +121,11 @@ export class RecurrenceService {
       const template = this.occurrenceTemplate(parent, settings.occurrenceFilenameTemplate);
       const rendered = template ? renderOccurrenceName(template, parent, day).trim() : '';
       // An empty rendering falls back to the configured filename (the parent's title by default).
-      const options = rendered === '' ? {} : { baseName: filenameSafeTitle(rendered) };
+      // An occurrence is not a new task of its own: the body template of new tasks is not applied.
+      const options = {
+        bodyTemplate: false,
+        ...(rendered === '' ? {} : { baseName: filenameSafeTitle(rendered) }),
+      };
       const task = await this.deps.tasks.create({ ...plan }, options);
       return { task, created: true };
     });

@@ -14,6 +14,7 @@ import {
 import { baseFilename, processFolderTemplate, storageTitle, type FilenameContext } from './filename.js';
 import { identificationPropertyValue, tagsWithIdentification } from './identification.js';
 import { localDate, localIsoTimestamp, withDtstart } from './local-time.js';
+import type { TemplateTask } from '../templating/variables.js';
 import { TASK_FIELDS, type TaskCreateInput } from './task-fields.js';
 import { isCompletedStatusIn, type TaskNotesSettings } from './tasknotes-settings.js';
 
@@ -27,6 +28,8 @@ export interface CreatePlan {
   /** Frontmatter in write order, the title key not yet included. */
   frontmatter: Record<string, unknown>;
   details: string;
+  /** The new task's values as a body template sees them (its `{{variables}}`). */
+  templateTask: TemplateTask;
   /** Inserts the title key first when the final filename does not carry the title. */
   finalize(finalBaseName: string): Record<string, unknown>;
 }
@@ -177,6 +180,17 @@ export function planCreate(input: TaskCreateInput, settings: TaskNotesSettings, 
     title,
     frontmatter: fm,
     details,
+    templateTask: {
+      title,
+      status,
+      priority,
+      dueDate: due?.slice(0, 10),
+      scheduledDate: scheduled?.slice(0, 10),
+      details,
+      contexts,
+      tags,
+      timeEstimate,
+    },
     finalize(finalBaseName: string): Record<string, unknown> {
       const keepTitle = !settings.storeTitleInFilename || finalBaseName !== title;
       if (!keepTitle || Object.hasOwn(fm, mapping.title)) return fm;

@@ -8,6 +8,7 @@
  * - an archive toggle emits only `task.archived` / `task.unarchived`;
  * - create and delete emit `task.created` / `task.deleted`.
  */
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../clock.js';
 import { invalid, notFound } from '../errors.js';
@@ -24,7 +25,9 @@ import { isCompletedStatus, normalizeFrontmatter, normalizeStatus } from './fiel
 import { uniqueNotePath } from './filename.js';
 import { isTaskFrontmatter } from './identification.js';
 import { parseNote, serializeNewNote, updateNote, type ParsedNote } from './note-format.js';
-import { planCreate, type TaskCreateInput } from './task-create.js';
+import { planCreate, type CreatePlan, type TaskCreateInput } from './task-create.js';
+import { applyCreateTemplate, templatingConfig } from '../templating/create-template.js';
+import { vaultFilePath } from '../vault/vault-files.js';
 import {
   applyPatch,
   planEdit,
@@ -51,6 +54,8 @@ import {
 export type { TaskCreateInput } from './task-create.js';
 
 export interface CreateOptions {
+  /** Apply the vault's body template when it is on (default true; occurrence notes have their own). */
+  bodyTemplate?: boolean;
   source?: 'nlp';
   originalText?: string;
   /** Filename (no `.md`, filename-safe) instead of the configured one, e.g. an occurrence filename template. */
@@ -316,14 +321,15 @@ export class TaskService {
     const baseName = options.baseName ?? plan.baseName;
     const task = await this.store.retryOnChange(`${folderRel}/${baseName}`, () =>
       this.withFreePath(folderRel, baseName, now, async (rel) => {
-        const frontmatter = plan.finalize(basenameOf(rel));
+        let frontmatter = plan.finalize(basenameOf(rel));
+        let details = plan.details;
+        if (options.bodyTemplate !== false) {
+          ({ frontmatter, body: details } = await this.applyTemplate(rel, frontmatter, details, plan, now));
+        }
         this.checkWrite(rel, frontmatter, null, new Set(Object.keys(frontmatter)));
-        const text = serializeNewNote(frontmatter, plan.details);
+        const text = serializeNewNote(frontmatter, details);
         const record = await this.store.withLock(rel, () => this.store.write(rel, text, null));
-        return this.tagged(
-          { ...this.viewOf(rel, text, record), details: plan.details },
-          record?.hash ?? hashText(text),
-        );
+        return this.tagged({ ...this.viewOf(rel, text, record), details }, record?.hash ?? hashText(text));
       }),
     );
     this.options.events.emit('task.created', {
@@ -639,6 +645,31 @@ export class TaskService {
       // The answer shows the links as they now are (`blocking` follows the rewritten references).
       const record = this.store.get(result.after.path);
       if (record) return { ...result, after: this.tagged(this.view(record), record.hash) };
+    }
+    return result;
+  }
+
+  /**
+   * The vault's body template applied to a new note, when the settings turn it on. A template
+   * that cannot be used is skipped with a logged warning (or aborts the create in `error` mode).
+   */
+  private async applyTemplate(
+    rel: string,
+    frontmatter: Record<string, unknown>,
+    body: string,
+    plan: CreatePlan,
+    now: number,
+  ): Promise<{ frontmatter: Record<string, unknown>; body: string }> {
+    const config = templatingConfig(this.current);
+    if (config.problem !== undefined)
+      this.options.log.warn({ problem: config.problem }, 'body template not used');
+    if (!config.enabled) return { frontmatter, body };
+    const read = (templatePath: string) =>
+      fs.readFile(vaultFilePath(this.policy, templatePath, 'body template'), 'utf8');
+    const note = { frontmatter, body, task: plan.templateTask };
+    const result = await applyCreateTemplate(note, config, new Date(now), read);
+    for (const warning of result.warnings) {
+      this.options.log.warn({ path: rel, code: warning.code }, `body template not used: ${warning.message}`);
     }
     return result;
   }

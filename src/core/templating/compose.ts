@@ -14,11 +14,14 @@ export const TEMPLATING_DEFAULTS = Object.freeze({
   unknown_variable_policy: 'preserve' as const,
 });
 
+/** The task's keys, then the template's keys the task does not have (TaskNotes' key order). */
 export function mergeTemplateFrontmatter(
   base: Record<string, unknown>,
   template: Record<string, unknown>,
 ): Record<string, unknown> {
-  return { ...template, ...base };
+  const merged = { ...base };
+  for (const [key, value] of Object.entries(template)) if (!Object.hasOwn(merged, key)) merged[key] = value;
+  return merged;
 }
 
 export function composeFromTemplate(input: {
