@@ -23,10 +23,13 @@ export class UsageError extends Error {
 export const HELP = `Usage: taskdown serve --vault DIR [options]
        taskdown mcp --vault DIR [--data-dir DIR] [--token TOKEN | --token-file FILE]
                     [--log-level LEVEL] [--log-format F]
+       taskdown check --vault DIR [--json] [--data-dir DIR]
        taskdown --help | --version
 
 Serve a Markdown vault of TaskNotes tasks over a local HTTP API with signed webhooks.
 \`mcp\` serves the same vault to a desktop agent as an MCP server on stdin/stdout.
+\`check\` validates every task note of the vault and prints one line per problem (note, field,
+code, message; --json: one JSON document); it exits 1 when there is an error, else 0.
 
 Options (environment variable in brackets):
   --vault DIR        vault folder to serve                              [TASKDOWN_VAULT]
@@ -63,7 +66,8 @@ export type Command =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'serve'; config: ServerConfig; createDemo: boolean }
-  | { kind: 'mcp'; config: ServerConfig };
+  | { kind: 'mcp'; config: ServerConfig }
+  | { kind: 'check'; vault: string; dataDir: string; json: boolean };
 
 /** Options that only make sense for a server that listens (not for `taskdown mcp`). */
 const SERVE_ONLY = ['port', 'host', 'allowed-hosts', 'create-demo'] as const;
@@ -88,6 +92,7 @@ const OPTIONS = {
   'retention-records': { type: 'string' },
   validation: { type: 'string' },
   'create-demo': { type: 'boolean' },
+  json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -104,10 +109,12 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
   if (values.version) return { kind: 'version' };
   const [command, ...rest] = positionals;
   if (command === undefined) throw new UsageError('missing command (try "taskdown serve --vault DIR")');
-  if (command !== 'serve' && command !== 'mcp') {
+  if (command !== 'serve' && command !== 'mcp' && command !== 'check') {
     throw new UsageError(`unknown command "${command}" (try "taskdown --help")`);
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  if (command === 'check') return checkCommand(values, env);
+  if (values.json) throw new UsageError('--json is an option of "taskdown check"');
   if (command === 'mcp') {
     const serveOnly = SERVE_ONLY.find((name) => values[name] !== undefined);
     if (serveOnly)
@@ -241,20 +248,37 @@ function explainArgs(argv: string[]): string {
   return 'invalid command line (see "taskdown --help")';
 }
 
-function checkDir(dir: string, what: string): void {
+/** `taskdown check`: the vault and data dir as `serve` resolves them. */
+function checkCommand(
+  values: { vault?: string; 'data-dir'?: string; json?: boolean },
+  env: NodeJS.ProcessEnv,
+): Command {
+  const vaultArg = values.vault ?? env.TASKDOWN_VAULT;
+  if (!vaultArg) throw new UsageError('--vault DIR is required (or set TASKDOWN_VAULT)');
+  const vault = path.resolve(vaultArg);
+  checkDir(vault, 'vault', true);
+  const dataDirArg = values['data-dir'] ?? env.TASKDOWN_DATA_DIR;
+  const dataDir = dataDirArg ? path.resolve(dataDirArg) : defaultDataDir(vault);
+  return { kind: 'check', vault, dataDir, json: values.json === true };
+}
+
+/** A usable folder: readable, and writable unless `readOnly` (taskdown check only reads). */
+function checkDir(dir: string, what: string, readOnly = false): void {
   let stat;
   try {
     stat = statSync(dir);
   } catch {
     const hint =
-      what === 'vault' ? ' (check the path, or add --create-demo to start with a demo vault there)' : '';
+      what === 'vault' && !readOnly
+        ? ' (check the path, or add --create-demo to start with a demo vault there)'
+        : '';
     throw new UsageError(`${what} folder ${dir} does not exist${hint}`);
   }
   if (!stat.isDirectory()) throw new UsageError(`${what} ${dir} is not a folder`);
   try {
-    accessSync(dir, constants.R_OK | constants.W_OK | constants.X_OK);
+    accessSync(dir, constants.R_OK | constants.X_OK | (readOnly ? 0 : constants.W_OK));
   } catch {
-    throw new UsageError(`${what} folder ${dir} is not readable and writable`);
+    throw new UsageError(`${what} folder ${dir} is not readable${readOnly ? '' : ' and writable'}`);
   }
 }
 

@@ -7,6 +7,7 @@ import { startServer, type RunningServer } from '../app.js';
 import { StateFileError } from '../core/state/json-file.js';
 import { VERSION } from '../version.js';
 import { checkExposure, HELP, parseCommand, UsageError } from './args.js';
+import { runCheck } from './check.js';
 import { createDemoVault } from './demo-vault.js';
 import { runMcpOverStdio } from './mcp.js';
 
@@ -40,6 +41,15 @@ async function main(): Promise<void> {
   }
   if (command.kind === 'version') {
     process.stdout.write(`${VERSION}\n`);
+    return;
+  }
+  if (command.kind === 'check') {
+    const code = await runCheck(
+      command,
+      (text) => process.stdout.write(text),
+      (text) => process.stderr.write(text),
+    );
+    process.exitCode = code;
     return;
   }
   const { config } = command;

@@ -38,7 +38,7 @@ import {
 } from './task-update.js';
 import { MAPPED_FIELDS } from './task-fields.js';
 import { roleMappingOf, type RoleMapping } from './role-mapping.js';
-import { validateTask, type ValidationReport } from '../validation/validate-task.js';
+import { validateTask, type ValidationIssue, type ValidationReport } from '../validation/validate-task.js';
 import { blockingIssues, validationFailure, type ValidationMode } from '../validation/write-check.js';
 import { LinkIndex } from '../links/link-index.js';
 import { TaskGraph, type TaskBase } from './task-graph.js';
@@ -98,6 +98,8 @@ export interface TaskServiceOptions {
   stabilityMs?: number;
   /** Whether validation errors block writes (`strict`, the default) or are only logged. */
   validation?: ValidationMode;
+  /** Scan once, without a watcher or an index snapshot (for `taskdown check`). */
+  readOnly?: boolean;
 }
 
 type TaskRecord = NoteRecord<ParsedNote>;
@@ -188,10 +190,13 @@ export class TaskService {
       stabilityMs: options.stabilityMs,
       // Parse results depend on the note-format code and on the settings (identification,
       // excluded folders): both are part of the key, so a change of either re-parses everything.
-      snapshot: {
-        file: path.join(options.dataDir, 'index-snapshot.json'),
-        key: () => `${NOTE_FORMAT_VERSION}:${JSON.stringify(this.current)}`,
-      },
+      // A read-only service (taskdown check) writes nothing into the data dir.
+      snapshot: options.readOnly
+        ? undefined
+        : {
+            file: path.join(options.dataDir, 'index-snapshot.json'),
+            key: () => `${NOTE_FORMAT_VERSION}:${JSON.stringify(this.current)}`,
+          },
     });
     this.store.onExternalChange((change) => this.onExternalChange(change));
     this.store.onWatchedFileChange(() => this.reloadSettings());
@@ -204,7 +209,8 @@ export class TaskService {
       options.log.warn({ err }, `cannot read ${TASKNOTES_DATA_JSON}; using TaskNotes defaults`),
     );
     const service = new TaskService(options, settings);
-    await service.store.start();
+    if (options.readOnly) await service.store.rescan();
+    else await service.store.start();
     return service;
   }
 
@@ -703,6 +709,26 @@ export class TaskService {
       return;
     }
     throw validationFailure(issues);
+  }
+
+  /**
+   * Every problem of every task note, as `taskdown check` lists them: the errors and warnings of
+   * each note's validation, and the notes whose frontmatter is not valid YAML (which may or may
+   * not be tasks, so they are warnings).
+   */
+  checkAll(): Array<{ path: string; issues: ValidationIssue[] }> {
+    const out: Array<{ path: string; issues: ValidationIssue[] }> = [];
+    const unreadable = new Map(this.store.brokenNotes().map((b) => [b.path, b.reason]));
+    for (const record of this.store.all()) {
+      const report = this.validate(record.rel, record.parsed.frontmatter ?? {});
+      const issues = report.issues.filter((issue) => issue.severity !== 'info');
+      if (issues.length > 0) out.push({ path: record.rel, issues });
+    }
+    for (const [path, reason] of unreadable) {
+      const message = `not valid YAML, the note is not read: ${reason.split('\n')[0]}`;
+      out.push({ path, issues: [{ code: 'invalid_frontmatter', severity: 'warning', message }] });
+    }
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
   /** The validation report of a note's frontmatter at `rel`, with the vault's settings and links. */

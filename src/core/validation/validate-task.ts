@@ -13,9 +13,10 @@ import { isIsoDuration } from '../dates/duration.js';
 import { parseDateToUTC } from '../dates/parse.js';
 import { getDatePart, hasTimeComponent } from '../dates/parts.js';
 import type { LinkOutcome } from '../links/link-index.js';
+import { isRecord } from '../is-record.js';
 import { parseLinkValue } from '../links/parse.js';
 import { resolveLink } from '../links/resolve.js';
-import { isValidRecurrence, hasDtstart } from '../recurrence/rule.js';
+import { hasDtstart, parseRecurrence, RecurrenceSyntaxError } from '../recurrence/rule.js';
 import { reminderEntryIssue } from '../reminders/entry.js';
 import {
   isCompletedRoleStatus,
@@ -242,11 +243,28 @@ export function validateTask(
 
 type Add = (code: string, severity: Severity, field: string, message: string) => void;
 
+/** Why a recurrence string cannot be evaluated, or undefined when it can. */
+function recurrenceProblem(rule: string): string | undefined {
+  try {
+    parseRecurrence(rule);
+    return undefined;
+  } catch (error) {
+    if (error instanceof RecurrenceSyntaxError) return error.message;
+    throw error;
+  }
+}
+
 function checkRecurrence(task: Record<string, unknown>, fieldOf: (role: TaskRole) => string, add: Add): void {
   const rule = task.recurrence;
   if (typeof rule === 'string' && rule.trim() !== '') {
-    if (!isValidRecurrence(rule)) {
-      add('invalid_recurrence_rule', 'error', fieldOf('recurrence'), `${show(rule)} is not a valid RRULE`);
+    const problem = recurrenceProblem(rule);
+    if (problem !== undefined) {
+      add(
+        'invalid_recurrence_rule',
+        'error',
+        fieldOf('recurrence'),
+        `${show(rule)} is not a valid rule: ${problem}`,
+      );
     } else if (!hasDtstart(rule) && isBlank(task.scheduled) && isBlank(task.dateCreated)) {
       add(
         'missing_recurrence_seed',
@@ -301,8 +319,13 @@ function checkDependencies(raw: unknown, field: string, options: ValidationOptio
   const seen = new Set<string>();
   raw.forEach((item, index) => {
     const at = `${field}[${index}]`;
-    // A bare string is the legacy form of `{uid}` with the default reltype.
-    const entry = typeof item === 'string' ? canonicalDependency(item) : item;
+    // A bare string, or an entry without a reltype, is the legacy form: read with the default
+    // reltype (a warning for the entry; the next write of the list adds it).
+    const legacy = typeof item === 'string' || (isRecord(item) && isBlank(item.reltype));
+    const entry = legacy ? canonicalDependency(item) : item;
+    if (legacy && entry !== null) {
+      add('invalid_dependency_reltype', 'warning', at, 'no reltype: read as FINISHTOSTART');
+    }
     const issue = dependencyEntryIssue(entry);
     if (issue) {
       add(issue, 'error', at, dependencyMessage(issue, item));

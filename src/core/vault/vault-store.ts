@@ -91,8 +91,8 @@ export interface VaultStoreOptions<P> {
 
 export class VaultStore<P> {
   private readonly notes = new Map<string, NoteRecord<P>>();
-  /** Text hashes of notes last seen broken, so a broken note is warned about once per content. */
-  private readonly broken = new Map<string, string>();
+  /** Notes last seen broken: the text hash (a broken note is warned about once per content), the reason. */
+  private readonly broken = new Map<string, { hash: string; reason: string }>();
   private readonly lock = new KeyedLock();
   private readonly externalListeners = new Set<(change: NoteChange<P>) => void>();
   private readonly fileListeners = new Set<(rel: string) => void>();
@@ -521,10 +521,15 @@ export class VaultStore<P> {
     }
   }
 
+  /** Notes left out because their frontmatter is not valid YAML, with the parser's reason. */
+  brokenNotes(): Array<{ path: string; reason: string }> {
+    return [...this.broken].map(([rel, { reason }]) => ({ path: rel, reason }));
+  }
+
   /** Logs a broken note once per content. */
   private warnBroken(rel: string, hash: string, reason: string): void {
-    if (this.broken.get(rel) === hash) return;
-    this.broken.set(rel, hash);
+    if (this.broken.get(rel)?.hash === hash) return;
+    this.broken.set(rel, { hash, reason });
     this.options.log.warn({ path: rel, reason }, 'skipping note with invalid frontmatter');
   }
 
