@@ -14,6 +14,7 @@ import {
   type LogFormatChoice,
   type ServerConfig,
 } from '../config/config.js';
+import { resolveCollectionPath } from '../core/config/collection-path.js';
 import { isValidationMode } from '../core/validation/write-check.js';
 
 export class UsageError extends Error {
@@ -123,7 +124,8 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
 
   const vaultArg = values.vault ?? env.TASKDOWN_VAULT;
   if (!vaultArg) throw new UsageError('--vault DIR is required (or set TASKDOWN_VAULT)');
-  const vault = path.resolve(vaultArg);
+  // Flag over environment, relative to the working directory.
+  const vault = resolveCollectionPath({ flagPath: values.vault, envPath: env.TASKDOWN_VAULT });
   const createDemo = values['create-demo'] === true;
   if (!createDemo || existsSync(vault)) checkDir(vault, 'vault');
 
@@ -255,7 +257,8 @@ function checkCommand(
 ): Command {
   const vaultArg = values.vault ?? env.TASKDOWN_VAULT;
   if (!vaultArg) throw new UsageError('--vault DIR is required (or set TASKDOWN_VAULT)');
-  const vault = path.resolve(vaultArg);
+  // Flag over environment, relative to the working directory.
+  const vault = resolveCollectionPath({ flagPath: values.vault, envPath: env.TASKDOWN_VAULT });
   checkDir(vault, 'vault', true);
   const dataDirArg = values['data-dir'] ?? env.TASKDOWN_DATA_DIR;
   const dataDir = dataDirArg ? path.resolve(dataDirArg) : defaultDataDir(vault);

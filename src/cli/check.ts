@@ -7,6 +7,8 @@
  * an error, else 0.
  */
 import { systemClock } from '../core/clock.js';
+import { effectiveSpecVersion } from '../core/config/providers.js';
+import { SPEC_VERSION } from '../core/spec-version.js';
 import { EventBus } from '../core/events/bus.js';
 import { silentLogger } from '../core/logger.js';
 import { TaskService } from '../core/tasks/task-service.js';
@@ -40,7 +42,9 @@ export async function runCheck(
     const warnings = issues.length - errors;
     const scanned = tasks.paths().length;
     if (options.json) {
-      out(`${JSON.stringify({ tasks: scanned, errors, warnings, issues }, null, 2)}\n`);
+      // The spec release the rules come from (a vault's TaskNotes settings declare none).
+      const specVersion = effectiveSpecVersion(undefined, SPEC_VERSION).value;
+      out(`${JSON.stringify({ specVersion, tasks: scanned, errors, warnings, issues }, null, 2)}\n`);
     } else {
       for (const i of issues) {
         out(`${i.note}: ${i.field || '-'}: ${i.code} (${i.severity}): ${i.message ?? ''}\n`);

@@ -47,6 +47,19 @@ describe('links between tasks', () => {
     assert.equal((await get('A/Missing.md')).isBlocked, true);
   });
 
+  it('DELETE with checkBacklinks is refused while other tasks link to it, unless forced', async () => {
+    const url = `/api/tasks/${encodeId('Design.md')}`;
+    const refused = await server.request('DELETE', `${url}?checkBacklinks=true`);
+    assert.equal(refused.status, 400, refused.text);
+    assert.match(refused.body.error, /Work\/Implement\.md still link/);
+    assert.equal((await get('Design.md')).id, 'Design.md');
+    const unlinked = await server.request(
+      'DELETE',
+      `/api/tasks/${encodeId('A/Missing.md')}?checkBacklinks=true`,
+    );
+    assert.equal(unlinked.status, 200, unlinked.text);
+  });
+
   it('renaming a task rewrites the links to it in other tasks', async () => {
     const implement = await get('Work/Implement.md');
     assert.equal(implement.isBlocked, true);

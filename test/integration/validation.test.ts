@@ -115,6 +115,19 @@ describe('validated writes (strict, the default)', () => {
     await server.request('DELETE', taskUrl(created.body.data.id));
   });
 
+  it('reminders without an id get one when written', async () => {
+    const res = await server.request('POST', '/api/tasks', {
+      title: 'Remind me',
+      due: '2026-03-01',
+      reminders: [{ type: 'relative', relatedTo: 'due', offset: '-PT1H' }],
+    });
+    assert.equal(res.status, 201, res.text);
+    assert.deepEqual(res.body.data.reminders, [
+      { type: 'relative', relatedTo: 'due', offset: '-PT1H', id: 'reminder-1' },
+    ]);
+    await server.request('DELETE', taskUrl(res.body.data.id));
+  });
+
   it('a label of a configured status is written as its value', async () => {
     const res = await server.request('PUT', taskUrl('Good.md'), { status: 'In progress' });
     assert.equal(res.status, 200, res.text);

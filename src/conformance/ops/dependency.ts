@@ -1,6 +1,6 @@
 /** dependency.* — blocked_by entries (spec §10.2) over src/core/dependencies. */
 import { missingTargetOutcome } from '../../core/dependencies/blocking.js';
-import { addDependency, removeDependency, replaceDependencies } from '../../core/dependencies/edit.js';
+import { addDependency, removeDependency, replaceDependencies } from '../policy/dependency-edit.js';
 import { dependencyEntryIssue, dependencySetIssue } from '../../core/dependencies/entry.js';
 import { attempt, errResult, okResult } from '../envelope.js';
 import { record, records, str } from '../input.js';

@@ -1,7 +1,7 @@
 /** migration.* — legacy-format normalization (spec §8) over src/core/migrations and friends. */
 import { normalizeDependencyList } from '../../core/dependencies/normalize.js';
 import { canonicalLink } from '../../core/links/canonical.js';
-import { normalizeAliases } from '../../core/migrations/aliases.js';
+import { normalizeAliases } from '../policy/legacy-aliases.js';
 import { resolveInstanceOverlap } from '../../core/migrations/instances.js';
 import {
   COMPAT_MODES,
@@ -11,7 +11,7 @@ import {
   MIGRATION_PLAN_GUARANTEES,
   SAFETY_GUARDS,
   migrationReport,
-} from '../../core/migrations/policy.js';
+} from '../policy/migration-policy.js';
 import { normalizeTemporalFields } from '../../core/migrations/temporal.js';
 import { normalizeReminderList } from '../../core/reminders/normalize.js';
 import { errResult, okResult } from '../envelope.js';

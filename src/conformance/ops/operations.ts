@@ -6,14 +6,15 @@
  */
 import { localDay } from '../../core/dates/calendar.js';
 import { archiveTask } from '../../core/operations/archive.js';
-import { summarizeBatch } from '../../core/operations/batch.js';
+import { summarizeBatch } from '../policy/batch.js';
 import { completeTask, uncompleteTask } from '../../core/operations/completion.js';
-import { operationError } from '../../core/operations/errors.js';
-import { isSafeToRepeat } from '../../core/operations/idempotency.js';
+import { operationError } from '../policy/operation-error.js';
+import { isSafeToRepeat } from '../policy/idempotency.js';
 import { applyPatch, changedKeys, commitPatch } from '../../core/operations/patch.js';
 import { pathForRetitle, planRename } from '../../core/operations/rename.js';
-import { assertDeletable, assertNoWriteConflict } from '../../core/operations/safety.js';
-import { attempt, okResult } from '../envelope.js';
+import { assertDeletable } from '../../core/operations/safety.js';
+import { etagOfHash, PRECONDITION_FAILED, preconditionHolds } from '../../core/tasks/etag.js';
+import { attempt, errResult, okResult } from '../envelope.js';
 import { isRecord, optString, record, records, str, strings } from '../input.js';
 import type { OpTable } from '../types.js';
 
@@ -70,10 +71,15 @@ export const operationOps: OpTable = {
   },
   'op.detect_conflict': (input) => {
     const p = record(input);
-    return attempt(() => {
-      assertNoWriteConflict(str(p.expectedVersion), str(p.actualVersion), p.overwrite === true);
-      return { conflict: false };
-    });
+    // The server's If-Match rule: a write based on another version of the note is refused,
+    // unless the caller overwrites (sends no precondition).
+    const expected = str(p.expectedVersion);
+    const actual = str(p.actualVersion);
+    const precondition = p.overwrite === true || expected === '' ? ['*'] : [etagOfHash(expected)];
+    if (actual !== '' && !preconditionHolds(precondition, etagOfHash(actual))) {
+      return errResult(`write_conflict: ${PRECONDITION_FAILED}`);
+    }
+    return okResult({ conflict: false });
   },
   'op.dry_run': (input) => {
     const p = record(input);

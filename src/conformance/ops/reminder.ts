@@ -1,5 +1,5 @@
 /** reminder.* — reminder entries (spec §10.3) over src/core/reminders. */
-import { addReminder, removeReminder, updateReminder } from '../../core/reminders/edit.js';
+import { addReminder, removeReminder, updateReminder } from '../policy/reminder-edit.js';
 import { reminderEntryIssue, reminderSetIssue } from '../../core/reminders/entry.js';
 import { attempt, errResult, okResult } from '../envelope.js';
 import { record, records, str } from '../input.js';

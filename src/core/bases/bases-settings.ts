@@ -4,7 +4,8 @@
  * TaskNotes plugin), taken from the effective TaskNotes settings.
  */
 import type { FieldMapping } from '../tasks/field-mapping.js';
-import { excludedFolderList, type TaskNotesSettings } from '../tasks/tasknotes-settings.js';
+import { excludedFolders } from '../config/task-detection.js';
+import type { TaskNotesSettings } from '../tasks/tasknotes-settings.js';
 
 export interface BasesSettings {
   identification: { method: 'tag' | 'property'; tag: string; propertyName: string; propertyValue: string };
@@ -26,7 +27,7 @@ export function basesSettingsFrom(settings: TaskNotesSettings): BasesSettings {
       propertyName: settings.taskPropertyName,
       propertyValue: settings.taskPropertyValue,
     },
-    excludedFolders: excludedFolderList(settings),
+    excludedFolders: excludedFolders(settings.excludedFolders),
     fieldMapping: settings.fieldMapping,
     statuses: settings.customStatuses.map(({ value, label, isCompleted }) => ({ value, label, isCompleted })),
     priorities: settings.customPriorities.map(({ value, label, weight }) => ({ value, label, weight })),

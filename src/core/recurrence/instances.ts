@@ -3,6 +3,8 @@
  * (tasknotes-spec §4.5–4.11). Lists behave as sets, a day is never in both, and every action is
  * idempotent.
  */
+import { resolveInstanceOverlap, type OverlapPolicy } from '../migrations/instances.js';
+
 export type InstanceAction = 'complete' | 'uncomplete' | 'skip' | 'unskip';
 
 export interface InstanceLists {
@@ -21,14 +23,20 @@ export function applyInstanceAction(
   day: string,
   action: InstanceAction,
 ): InstanceLists {
+  // The day goes into one list and out of the other; a day some older edit left in both is
+  // settled by the same rule the migration of legacy lists uses (the action's list wins).
+  const settled = (complete: readonly string[], skipped: readonly string[], policy: OverlapPolicy) => {
+    const lists = resolveInstanceOverlap(complete, skipped, policy);
+    return { complete: lists.completeInstances, skipped: lists.skippedInstances };
+  };
   switch (action) {
     case 'complete':
-      return { complete: withDay(lists.complete, day), skipped: without(lists.skipped, day) };
+      return settled(withDay(lists.complete, day), lists.skipped, 'prefer_complete');
     case 'uncomplete':
       // Not added to the skipped list (§4.8); lists are disjoint, so there is nothing to remove.
       return { complete: without(lists.complete, day), skipped: [...lists.skipped] };
     case 'skip':
-      return { complete: without(lists.complete, day), skipped: withDay(lists.skipped, day) };
+      return settled(lists.complete, withDay(lists.skipped, day), 'prefer_skip');
     case 'unskip':
       return { complete: [...lists.complete], skipped: without(lists.skipped, day) };
   }

@@ -20,6 +20,7 @@ import { dayOf, dayToDate, localDay, maxDay } from './day.js';
 import { requestedInstant, requiredDay } from './instance-date.js';
 import { changeInstance, owningDay, type InstanceChange } from './instance-change.js';
 import type { InstanceAction } from './instances.js';
+import { resolveOperationTargetDate } from '../dates/operation-target.js';
 import { wikilinkTarget } from '../links/canonical.js';
 import { isOccurrenceNote, linksTo, planOccurrence } from './occurrence-note.js';
 import { renderOccurrenceName } from './occurrence-filename.js';
@@ -218,10 +219,17 @@ export class RecurrenceService {
     }
   }
 
-  /** No date given: the scheduled day for the scheduled anchor, else today (as in the TaskNotes plugin). */
+  /**
+   * No date given: the scheduled day, else the due day, else today (tasknotes-spec §5.2.1). A
+   * rule anchored on completion is completed on the day it is done, today (as in the TaskNotes plugin): its
+   * next instance counts from the completion, not from the old scheduled day.
+   */
   private defaultInstant(parent: RecurringTask): { day: string; targetDate: string } {
-    const scheduled = parent.recurrence_anchor !== 'completion' ? dayOf(parent.scheduled) : undefined;
-    const day = scheduled ?? localDay(this.deps.clock.now());
+    const today = localDay(this.deps.clock.now());
+    const day =
+      parent.recurrence_anchor === 'completion'
+        ? today
+        : resolveOperationTargetDate({ scheduled: parent.scheduled, due: parent.due, today });
     return { day, targetDate: dayToDate(day).toISOString() };
   }
 

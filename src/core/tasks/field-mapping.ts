@@ -5,6 +5,7 @@
  */
 import { dependencyViews } from '../dependencies/entry.js';
 import { canonicalDependency } from '../dependencies/normalize.js';
+import { normalizeReminderList } from '../reminders/normalize.js';
 import { MAPPED_FIELDS, type TaskField } from './task-fields.js';
 
 /** Internal field name → frontmatter key. Every key can be remapped by the user. */
@@ -366,6 +367,10 @@ export function denormalizeField(prop: string, value: unknown): unknown {
   if (prop === 'blockedBy' && Array.isArray(value)) {
     return value.map((entry) => canonicalDependency(entry)).filter((entry) => entry !== null);
   }
+  // Reminders without an id get one unique in the task (the scheduler and edits address them by
+  // id); absolute times are written as UTC instants.
+  if (prop === 'reminders' && Array.isArray(value))
+    return normalizeReminderList(value, { generateIds: true }).reminders;
   if (prop === 'timeEntries' && Array.isArray(value)) {
     return value.map((entry: unknown) => {
       if (!entry || typeof entry !== 'object') return entry;

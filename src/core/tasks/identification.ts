@@ -1,32 +1,10 @@
 /**
- * Which notes are tasks (as in the TaskNotes plugin): by the task tag in frontmatter `tags`, or by a
- * configured property. Also the inverse: making sure a written note keeps its identification.
+ * Keeping a written note identified as a task (as in the TaskNotes plugin): the task tag in
+ * `tags`, or the configured property. Which notes are tasks is config/task-detection.ts.
  */
 import { normalizeTag, normalizeTags } from './field-mapping.js';
 import type { TaskNotesSettings } from './tasknotes-settings.js';
-
-export function isTaskFrontmatter(fm: Record<string, unknown>, settings: TaskNotesSettings): boolean {
-  if (settings.taskIdentificationMethod === 'property') {
-    const name = settings.taskPropertyName;
-    const expected = settings.taskPropertyValue;
-    if (name === '' || expected === '' || !Object.hasOwn(fm, name)) return false;
-    const raw = fm[name];
-    const values = Array.isArray(raw) ? raw : [raw];
-    return values.some((v) => propertyMatches(v, expected));
-  }
-  const taskTag = normalizeTag(settings.taskTag).toLowerCase();
-  if (taskTag === '') return false;
-  return normalizeTags(fm.tags).some((tag) => {
-    const t = tag.toLowerCase();
-    return t === taskTag || t.startsWith(`${taskTag}/`);
-  });
-}
-
-function propertyMatches(value: unknown, expected: string): boolean {
-  if (typeof value === 'boolean') return expected.toLowerCase() === String(value);
-  if (typeof value === 'string' || typeof value === 'number') return String(value) === expected;
-  return false;
-}
+import { satisfyMatch } from './typed-create.js';
 
 /** The value written for the identification property: "true"/"false" become YAML booleans. */
 export function identificationPropertyValue(settings: TaskNotesSettings): string | boolean {
@@ -37,26 +15,39 @@ export function identificationPropertyValue(settings: TaskNotesSettings): string
 }
 
 /**
- * Tags as they must be written: in tag mode the task tag first (unless a matching tag is already
- * present), then the given tags, de-duplicated (docs/api-decisions.md: a write never drops identification).
+ * What a TaskNotes vault requires of a task note, as a typed collection's `match.where`: its
+ * `tags` contain the task tag, or its identification property has the configured value (is
+ * present, when no value is configured).
  */
-export function tagsWithIdentification(tags: readonly string[], settings: TaskNotesSettings): string[] {
-  const out = normalizeTags([...tags]);
-  if (settings.taskIdentificationMethod !== 'tag') return out;
-  const taskTag = normalizeTag(settings.taskTag);
-  const lower = taskTag.toLowerCase();
-  const present = out.some((t) => t.toLowerCase() === lower || t.toLowerCase().startsWith(`${lower}/`));
-  return present ? out : [taskTag, ...out];
+export function identificationMatch(settings: TaskNotesSettings): Record<string, unknown> {
+  if (settings.taskIdentificationMethod === 'tag')
+    return { tags: { contains: normalizeTag(settings.taskTag) } };
+  const name = settings.taskPropertyName.trim();
+  if (name === '') return {};
+  return {
+    [name]:
+      settings.taskPropertyValue === '' ? { exists: true } : { eq: identificationPropertyValue(settings) },
+  };
 }
 
 /**
- * In property mode, the identifier property value to write given the current raw value: kept
- * when it already matches, a two-element list when it holds a different scalar (as in the TaskNotes plugin).
+ * Frontmatter as it must be written to stay a task (a write never drops identification): the
+ * vault's match satisfied by typed creation's rule (the task tag first). A tag nested under the
+ * task tag (`task/work`) already identifies the note, as in the TaskNotes plugin.
  */
-export function propertyIdentification(current: unknown, settings: TaskNotesSettings): unknown {
-  const wanted = identificationPropertyValue(settings);
-  if (current === undefined || current === null || current === '') return wanted;
-  const values = Array.isArray(current) ? current : [current];
-  if (values.some((v) => propertyMatches(v, settings.taskPropertyValue))) return current;
-  return Array.isArray(current) ? [...current, wanted] : [current, wanted];
+export function withIdentification(
+  frontmatter: Record<string, unknown>,
+  settings: TaskNotesSettings,
+): Record<string, unknown> {
+  if (settings.taskIdentificationMethod === 'tag') {
+    const lower = normalizeTag(settings.taskTag).toLowerCase();
+    const tags = normalizeTags(frontmatter.tags);
+    if (
+      lower === '' ||
+      tags.some((t) => t.toLowerCase() === lower || t.toLowerCase().startsWith(`${lower}/`))
+    ) {
+      return frontmatter;
+    }
+  }
+  return satisfyMatch(frontmatter, identificationMatch(settings));
 }

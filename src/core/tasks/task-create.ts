@@ -12,7 +12,7 @@ import {
   type FieldMapping,
 } from './field-mapping.js';
 import { baseFilename, processFolderTemplate, storageTitle, type FilenameContext } from './filename.js';
-import { identificationPropertyValue, tagsWithIdentification } from './identification.js';
+import { withIdentification } from './identification.js';
 import { localDate, localIsoTimestamp, withDtstart } from './local-time.js';
 import type { TemplateTask } from '../templating/variables.js';
 import { TASK_FIELDS, type TaskCreateInput } from './task-fields.js';
@@ -142,17 +142,12 @@ export function planCreate(input: TaskCreateInput, settings: TaskNotesSettings, 
     if (written !== undefined && !isEmptyValue(written)) fm[mapping[field.mapping]] = written;
   }
 
-  // Tags: in tag mode the task tag first; `archived` is never added on create (as in the TaskNotes plugin).
-  const tags =
-    settings.taskIdentificationMethod === 'tag'
-      ? tagsWithIdentification(requestTags, settings)
-      : normalizeTags(requestTags);
-  const archiveTag = mapping.archiveTag;
-  const writtenTags = tags.filter((t) => t !== archiveTag);
+  // Tags, then what identifies the note as a task (in tag mode the task tag, first); `archived`
+  // is never added on create (as in the TaskNotes plugin).
+  const writtenTags = normalizeTags(requestTags).filter((t) => t !== mapping.archiveTag);
   if (writtenTags.length > 0) fm.tags = writtenTags;
-  if (settings.taskIdentificationMethod === 'property' && settings.taskPropertyName !== '') {
-    fm[settings.taskPropertyName] = identificationPropertyValue(settings);
-  }
+  Object.assign(fm, withIdentification(fm, settings));
+  const tags = normalizeTags(fm.tags);
 
   // User fields: a client value (top level, then customProperties) wins over the field default
   // (docs/api-decisions.md: the plugin let defaults clobber client values).

@@ -23,11 +23,14 @@ import { isRecord } from '../is-record.js';
 import { retargetReference } from '../links/rename.js';
 import { isCompletedStatus, normalizeFrontmatter, normalizeStatus } from './field-mapping.js';
 import { uniqueNotePath } from './filename.js';
-import { isTaskFrontmatter } from './identification.js';
+import { detectionOf, taskDetector, type TaskDetector } from '../config/task-detection.js';
 import { parseNote, serializeNewNote, updateNote, type ParsedNote } from './note-format.js';
 import { planCreate, type CreatePlan, type TaskCreateInput } from './task-create.js';
 import { applyCreateTemplate, templatingConfig } from '../templating/create-template.js';
 import { vaultFilePath } from '../vault/vault-files.js';
+import { changedKeys } from '../operations/patch.js';
+import { planRename } from '../operations/rename.js';
+import { assertDeletable } from '../operations/safety.js';
 import {
   applyPatch,
   planEdit,
@@ -45,7 +48,6 @@ import { TaskGraph, type TaskBase } from './task-graph.js';
 import type { TaskInfo } from './task-info.js';
 import {
   firstCompletedStatus,
-  isExcludedPath,
   loadTaskNotesSettings,
   TASKNOTES_DATA_JSON,
   type TaskNotesSettings,
@@ -73,6 +75,13 @@ export interface WriteOptions {
 export interface EditOptions extends WriteOptions {
   /** Write without emitting task events (the caller emits its own). */
   silent?: boolean;
+}
+
+export interface DeleteOptions extends WriteOptions {
+  /** Refuse (CONFLICT) while other tasks link to the task through blockedBy, projects or recurrence_parent. */
+  checkBacklinks?: boolean;
+  /** Delete even so. */
+  force?: boolean;
 }
 
 export interface ToggleOptions extends WriteOptions {
@@ -370,12 +379,18 @@ export class TaskService {
   }
 
   /** DELETE: moves the note to `<vault>/.trash/` and emits `task.deleted` with the last read shape. */
-  async delete(id: string, options: WriteOptions = {}): Promise<TaskInfo> {
+  async delete(id: string, options: DeleteOptions = {}): Promise<TaskInfo> {
     const rel = this.locate(id);
     const task = await this.store.withLock(rel, async () => {
       const record = await this.store.readFresh(rel);
       if (!record) throw notFound('Task not found');
       this.checkPrecondition(record, options.precondition);
+      // On request, refuse while other tasks still link to it (their links would break).
+      assertDeletable({
+        checkBacklinks: options.checkBacklinks === true,
+        force: options.force === true,
+        linkingNotes: options.checkBacklinks ? [...this.referencesTo(rel).keys()] : [],
+      });
       const before = this.view(record);
       await this.store.trash(rel);
       return before;
@@ -448,10 +463,24 @@ export class TaskService {
   // ---- internals -----------------------------------------------------------------------------
 
   private parseTask(rel: string, text: string): ParsedNote | null {
-    if (isExcludedPath(this.current, rel)) return null;
+    const detector = this.detector();
+    if (detector.excludes(rel)) return null;
     const parsed = parseNote(text);
-    if (!parsed.frontmatter || !isTaskFrontmatter(parsed.frontmatter, this.current)) return null;
-    return parsed;
+    if (!parsed.frontmatter) return null;
+    return detector.isTask({ filePath: rel, frontmatter: parsed.frontmatter, body: parsed.details })
+      ? parsed
+      : null;
+  }
+
+  private detectorCache: { settings: TaskNotesSettings; detector: TaskDetector } | undefined;
+
+  /** The vault's task detection, compiled once per settings (every note of a scan asks it). */
+  private detector(): TaskDetector {
+    const settings = this.current;
+    if (this.detectorCache?.settings !== settings) {
+      this.detectorCache = { settings, detector: taskDetector(detectionOf(settings)) };
+    }
+    return this.detectorCache.detector;
   }
 
   /** Validates a client id: INVALID for unsafe paths; NOT_FOUND for anything that is not a note. */
@@ -617,11 +646,13 @@ export class TaskService {
       const planned = applyChanges(written, withTitle(plan, rel, settings));
       // dateModified is the server's own stamp: it is not a field the write sets.
       const changed = new Set(
-        plan.changes.map(([key]) => key).filter((k) => k !== settings.fieldMapping.dateModified),
+        changedKeys(written, planned).filter((k) => k !== settings.fieldMapping.dateModified),
       );
       this.checkWrite(rel, planned, written, changed);
 
       const commit = async (target: string) => {
+        // A move stays inside the vault and names a note.
+        if (target !== rel) planRename(rel, target, false);
         const text = updateNote(record.text, withTitle(plan, target, settings), plan.details);
         const written =
           target === rel

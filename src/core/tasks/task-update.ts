@@ -18,8 +18,11 @@ import {
   normalizeTag,
   normalizeTags,
 } from './field-mapping.js';
-import { filenameSafeTitle, processFolderTemplate, storageTitle } from './filename.js';
-import { tagsWithIdentification } from './identification.js';
+import { archiveTask, unarchiveTask } from '../operations/archive.js';
+import { completeTask, uncompleteTask } from '../operations/completion.js';
+import { pathForRetitle, type TitleStorage } from '../operations/rename.js';
+import { processFolderTemplate, storageTitle } from './filename.js';
+import { withIdentification } from './identification.js';
 import { localDate, localIsoTimestamp, withDtstart } from './local-time.js';
 import { frontmatterKeyOf, UPDATABLE_FIELDS } from './task-fields.js';
 import type { TaskInfo } from './task-info.js';
@@ -57,8 +60,18 @@ export function setStatus(
   draft.status = value;
   // completedDate tracks completion for non-recurring tasks only.
   if (draft.recurrence) return;
-  if (!isCompletedStatus(value, statuses)) draft.completedDate = undefined;
-  else if (!wasCompleted || !draft.completedDate) draft.completedDate = localDate(now);
+  if (isCompletedStatus(value, statuses)) {
+    // Completing keeps the date of a task that was already completed, else records today.
+    const current = { status: value, completedDate: wasCompleted ? draft.completedDate : undefined };
+    draft.completedDate = completeTask(current, {
+      completedValues: [value],
+      today: localDate(now),
+    }).completedDate;
+  } else {
+    // Reopening clears the completion date.
+    const reopened = uncompleteTask(draft, { defaultStatus: value, clearCompletedDate: true });
+    draft.completedDate = reopened.completedDate ?? undefined;
+  }
 }
 
 /** PUT: applies a request body to the draft. */
@@ -178,21 +191,16 @@ function tagsValue(
     // identification tag restored.
     const requested = normalizeTags(draft.tags).filter((t) => t !== archiveTag);
     tags =
-      settings.taskIdentificationMethod === 'tag' ? tagsWithIdentification(requested, settings) : requested;
+      settings.taskIdentificationMethod === 'tag'
+        ? normalizeTags(withIdentification({ tags: requested }, settings).tags)
+        : requested;
     if (archived) tags.push(archiveTag);
   } else {
-    // Archive toggle only: edit the raw list as written.
-    const current = raw.tags;
-    const list = Array.isArray(current)
-      ? current.map((t) => String(t))
-      : current === undefined || current === null
-        ? []
-        : [String(current)];
-    tags = archived
-      ? list.includes(archiveTag)
-        ? list
-        : [...list, archiveTag]
-      : list.filter((t) => t !== archiveTag);
+    // Archive toggle only: the archive tag added to or removed from the list as written.
+    const next = archived
+      ? archiveTask(raw, 'tag', archiveTag)
+      : { frontmatter: unarchiveTask(raw, archiveTag) };
+    tags = 'frontmatter' in next ? (next.frontmatter.tags as string[]) : [];
   }
   return tags.length > 0 ? tags : undefined;
 }
@@ -229,6 +237,9 @@ export interface EditPlan {
   move?: PlannedMove;
 }
 
+const titleStorage = (settings: TaskNotesSettings): TitleStorage =>
+  settings.storeTitleInFilename ? 'filename' : 'frontmatter';
+
 const folderOf = (rel: string): string => {
   const slash = rel.lastIndexOf('/');
   return slash < 0 ? '' : rel.slice(0, slash);
@@ -261,12 +272,9 @@ export function planEdit(
   const plan: EditPlan = { changes };
   if (title !== undefined) plan.title = title;
   if (details !== undefined) plan.details = details;
-  if (
-    title !== undefined &&
-    settings.storeTitleInFilename &&
-    filenameSafeTitle(title) !== baseNameOf(note.path)
-  ) {
-    plan.move = { folder: folderOf(note.path), name: filenameSafeTitle(title), exact: false };
+  const retitled = title === undefined ? undefined : pathForRetitle(titleStorage(settings), note.path, title);
+  if (retitled?.renamed) {
+    plan.move = { folder: folderOf(retitled.path), name: baseNameOf(retitled.path), exact: false };
   } else if (archiveMove && settings.moveArchivedTasks) {
     const folder = processFolderTemplate(draft.archived ? settings.archiveFolder : settings.tasksFolder, {
       title: String(draft.title),

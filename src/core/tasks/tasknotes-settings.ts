@@ -400,26 +400,6 @@ export async function loadTaskNotesSettings(
   }
 }
 
-/** Excluded folders as a list of normalised vault-relative prefixes. */
-export function excludedFolderList(settings: TaskNotesSettings): string[] {
-  return settings.excludedFolders
-    .split(',')
-    .map((f) => f.trim().replace(/^\/+|\/+$/g, ''))
-    .filter((f) => f !== '');
-}
-
-/** Excluded folder lists per settings object: the scan asks once per note. */
-const excludedCache = new WeakMap<TaskNotesSettings, string[]>();
-
-export function isExcludedPath(settings: TaskNotesSettings, rel: string): boolean {
-  let folders = excludedCache.get(settings);
-  if (!folders) {
-    folders = excludedFolderList(settings);
-    excludedCache.set(settings, folders);
-  }
-  return folders.some((folder) => rel === folder || rel.startsWith(`${folder}/`));
-}
-
 export function isCompletedStatusIn(settings: TaskNotesSettings, status: string | undefined): boolean {
   return isCompletedStatus(status, settings.customStatuses);
 }

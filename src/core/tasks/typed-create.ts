@@ -42,7 +42,8 @@ function satisfyCondition(fm: Record<string, unknown>, field: string, condition:
     const wanted = condition.contains;
     const current = fm[field];
     if (Array.isArray(current)) {
-      if (!current.some((v) => String(v) === String(wanted))) fm[field] = [...current, wanted];
+      // First, as TaskNotes writes its task tag.
+      if (!current.some((v) => String(v) === String(wanted))) fm[field] = [wanted, ...current];
     } else if (typeof current === 'string' && current.trim() !== '') {
       if (!current.includes(String(wanted))) fm[field] = `${current} ${String(wanted)}`;
     } else {
@@ -69,8 +70,19 @@ export function applyTypeDefaults(
     const name = mapping.roleToField[role];
     if (fields[name] && !hasValue(fm[name])) fm[name] = now.toISOString();
   }
-  for (const [field, condition] of Object.entries(type.match?.where ?? {}))
-    satisfyCondition(fm, field, condition);
+  return satisfyMatch(fm, type.match?.where ?? {});
+}
+
+/**
+ * Frontmatter (field-keyed) with what a `match.where` requires of a task added, given values
+ * kept: the note is then recognised as a task of the type. Returns a copy.
+ */
+export function satisfyMatch(
+  frontmatter: Record<string, unknown>,
+  where: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const fm = { ...frontmatter };
+  for (const [field, condition] of Object.entries(where)) satisfyCondition(fm, field, condition);
   return fm;
 }
 

@@ -8,6 +8,7 @@
  * without it and reports a warning; `error` aborts the create.
  */
 import { mapPluginSettings } from '../config/plugin-settings.js';
+import { mergeTopLevel } from '../config/providers.js';
 import { validateConfigSection } from '../config/schema.js';
 import { isRecord } from '../is-record.js';
 import { readYamlFull } from '../tasks/note-format.js';
@@ -35,10 +36,10 @@ export interface TemplatingConfig {
  * a template path) counts as disabled; `problem` says why.
  */
 export function templatingConfig(settings: TaskNotesSettings): TemplatingConfig & { problem?: string } {
-  const section: Record<string, unknown> = {
-    ...TEMPLATING_DEFAULTS,
-    ...(mapPluginSettings(settings).templating ?? {}),
-  };
+  // The spec's defaults, then the vault's settings as a configuration provider: a provider's
+  // section replaces the whole section, and the keys it leaves out take their defaults.
+  const effective = mergeTopLevel([{ templating: TEMPLATING_DEFAULTS }, mapPluginSettings(settings)]);
+  const section: Record<string, unknown> = { ...TEMPLATING_DEFAULTS, ...(effective.templating ?? {}) };
   const config: TemplatingConfig = {
     enabled: section.enabled === true,
     templatePath: typeof section.template_path === 'string' ? section.template_path.trim() : '',

@@ -26,6 +26,13 @@ const FilterParam = (description: string) =>
   Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description }));
 const ONE_OR_MORE = 'Comma-separated or repeated for any of several values.';
 
+const DeleteQuery = Type.Object({
+  checkBacklinks: Type.Optional(
+    Type.Boolean({ description: 'Refuse (400) while other tasks link to this one (default false)' }),
+  ),
+  force: Type.Optional(Type.Boolean({ description: 'Delete even when checkBacklinks finds links' })),
+});
+
 const ListQuery = Type.Object(
   {
     offset: Type.Optional(Type.String({ description: 'Integer ≥ 0 (default 0)' })),
@@ -170,13 +177,19 @@ export const taskRoutes: RouteSpec[] = [
     url: '/api/tasks/:id',
     summary: 'Delete a task',
     description:
-      "Moves the note to the vault's `.trash/` folder (a note that is a symbolic link moves as the link; its target stays); emits task.deleted." +
+      "Moves the note to the vault's `.trash/` folder (a note that is a symbolic link moves as the link; its target stays); emits task.deleted. " +
+      'With `checkBacklinks=true` it is refused (400, naming the linking tasks) while other tasks link to it (blockedBy, projects, recurrence_parent), unless `force=true`.' +
       IF_MATCH_NOTE,
     tags: T,
     params: IdParams,
+    querystring: DeleteQuery,
     responses: { 200: MessageData, 412: PreconditionFailedSchema },
-    handler: async ({ params, headers }, ctx) => {
-      await ctx.services.tasks.delete(params.id, { precondition: preconditionOf(headers) });
+    handler: async ({ params, query, headers }, ctx) => {
+      await ctx.services.tasks.delete(params.id, {
+        precondition: preconditionOf(headers),
+        checkBacklinks: query.checkBacklinks === true,
+        force: query.force === true,
+      });
       return ok({ message: 'Task deleted successfully' });
     },
   }),

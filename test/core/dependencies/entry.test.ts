@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { missingTargetOutcome } from '../../../src/core/dependencies/blocking.js';
-import { addDependency, removeDependency, replaceDependencies } from '../../../src/core/dependencies/edit.js';
+import {
+  addDependency,
+  removeDependency,
+  replaceDependencies,
+} from '../../../src/conformance/policy/dependency-edit.js';
 import {
   dependencyEntryIssue,
   dependencySetIssue,

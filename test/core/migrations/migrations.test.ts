@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { normalizeAliases } from '../../../src/core/migrations/aliases.js';
+import { normalizeAliases } from '../../../src/conformance/policy/legacy-aliases.js';
 import { resolveInstanceOverlap } from '../../../src/core/migrations/instances.js';
-import { migrationReport } from '../../../src/core/migrations/policy.js';
+import { migrationReport } from '../../../src/conformance/policy/migration-policy.js';
 import { normalizeTemporalFields } from '../../../src/core/migrations/temporal.js';
 
 test('aliases move to canonical keys; conflicting values keep the canonical one', () => {

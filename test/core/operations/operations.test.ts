@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { archiveTask } from '../../../src/core/operations/archive.js';
-import { summarizeBatch } from '../../../src/core/operations/batch.js';
+import { summarizeBatch } from '../../../src/conformance/policy/batch.js';
 import { completeTask, uncompleteTask } from '../../../src/core/operations/completion.js';
-import { operationError } from '../../../src/core/operations/errors.js';
-import { isSafeToRepeat } from '../../../src/core/operations/idempotency.js';
+import { operationError } from '../../../src/conformance/policy/operation-error.js';
+import { isSafeToRepeat } from '../../../src/conformance/policy/idempotency.js';
 import { applyPatch, changedKeys, commitPatch } from '../../../src/core/operations/patch.js';
 import { pathForRetitle, planRename } from '../../../src/core/operations/rename.js';
-import { assertDeletable, assertNoWriteConflict } from '../../../src/core/operations/safety.js';
+import { assertDeletable } from '../../../src/core/operations/safety.js';
 
 const today = '2026-03-01';
 
@@ -77,9 +77,7 @@ test('repeating completion, reopening or create changes nothing', () => {
   assert.throws(() => isSafeToRepeat('explode', {}, today), /unsupported_operation/);
 });
 
-test('conflicts, backlinks, archive, rename, batch and error shape', () => {
-  assert.throws(() => assertNoWriteConflict('a', 'b', false), /write_conflict/);
-  assert.doesNotThrow(() => assertNoWriteConflict('a', 'b', true));
+test('backlinks, archive, rename, batch and error shape', () => {
   assert.throws(
     () => assertDeletable({ checkBacklinks: true, force: false, linkingNotes: ['x.md'] }),
     /force/,

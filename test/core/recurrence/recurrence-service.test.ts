@@ -90,6 +90,14 @@ describe('RecurrenceService', () => {
     assert.deepEqual(names(), []);
   });
 
+  it('without a date and without a scheduled day, completes the due day (tasknotes-spec §5.2.1)', async () => {
+    await open({
+      [PARENT]: note().replace('scheduled: 2026-01-15\n', '').replace('due: 2026-01-16', 'due: 2026-01-17'),
+    });
+    await svc().completeInstance(PARENT);
+    assert.equal((events[0]?.data as Record<string, any>).date, '2026-01-17');
+  });
+
   it('maps a non-occurrence date to the instance it belongs to', async () => {
     await open({ [PARENT]: note().replace('FREQ=DAILY', 'FREQ=WEEKLY;BYDAY=TH') });
     const after = await svc().completeInstance(PARENT, '2026-01-17T10:00:00Z');

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addReminder, removeReminder, updateReminder } from '../../../src/core/reminders/edit.js';
+import {
+  addReminder,
+  removeReminder,
+  updateReminder,
+} from '../../../src/conformance/policy/reminder-edit.js';
 import { reminderEntryIssue, reminderSetIssue } from '../../../src/core/reminders/entry.js';
 import { normalizeReminderList } from '../../../src/core/reminders/normalize.js';
 import { isReminderOffset, relativeTriggerInstant } from '../../../src/core/reminders/offsets.js';

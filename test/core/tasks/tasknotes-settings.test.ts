@@ -1,12 +1,12 @@
 /** TaskNotes plugin settings: defaults and data.json merging. */
 import assert from 'node:assert/strict';
+import { detectionOf, taskDetector } from '../../../src/core/config/task-detection.js';
 import { describe, it } from 'node:test';
 import { DEFAULT_NLP_TRIGGERS as CORE_TRIGGERS } from 'tasknotes-nlp-core';
 import {
   DEFAULT_NLP_TRIGGERS,
   defaultTaskNotesSettings,
   firstCompletedStatus,
-  isExcludedPath,
   mergeTaskNotesSettings,
 } from '../../../src/core/tasks/tasknotes-settings.js';
 
@@ -50,9 +50,10 @@ describe('TaskNotes settings', () => {
     assert.equal(firstCompletedStatus(s), 'closed');
     assert.equal(s.taskCreationDefaults.defaultScheduledDate, 'none');
     assert.equal(s.taskCreationDefaults.defaultDueDate, 'none');
-    assert.equal(isExcludedPath(s, 'Templates/x.md'), true);
-    assert.equal(isExcludedPath(s, 'Archived/x.md'), false);
-    assert.equal(isExcludedPath(s, 'Archive'), true);
+    const detector = taskDetector(detectionOf(s));
+    assert.equal(detector.excludes('Templates/x.md'), true);
+    assert.equal(detector.excludes('Archived/x.md'), false);
+    assert.equal(detector.excludes('Archive'), true);
   });
 
   it('carries the parser, pomodoro and .base settings, defaults where malformed', () => {

@@ -30,7 +30,7 @@ test('type defaults fill gaps only and satisfy match conditions', () => {
   assert.deepEqual(fm, {
     title: 'A',
     flag: 'no',
-    tags: ['x', 'task'],
+    tags: ['task', 'x'],
     status: 'open',
     dateCreated: now.toISOString(),
     kind: 'task',

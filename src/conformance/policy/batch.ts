@@ -1,6 +1,9 @@
 /**
  * Batch outcomes (tasknotes-spec §5.15). Items run independently — one failure does not roll the
  * others back — and the caller gets per-item outcomes plus the summary counts.
+ *
+ * Adapter only: Taskdown's API has no batch operation (each request is one task write), so
+ * this summary serves the suite's `batch.apply` alone.
  */
 export interface BatchSummary {
   total: number;

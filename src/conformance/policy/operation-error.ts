@@ -1,6 +1,9 @@
 /**
  * The structured operation error of tasknotes-spec §5.18: operation name, code, message and an
  * optional field. Blank parts fall back to `unknown` / the code, so the shape is always complete.
+ *
+ * Adapter only: the API answers errors with its own envelope (`{success:false,error}`, plus
+ * `issues` for a refused write); this is the suite's structured shape.
  */
 export interface OperationError {
   operation: string;

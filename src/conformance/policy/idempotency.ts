@@ -3,10 +3,13 @@
  * given the state an operation produced, does running it again leave that state unchanged?
  * Completion and reopening re-apply their policy (completion.ts); a repeated create finds the
  * note already there and is refused, so the existing note is unchanged.
+ *
+ * Adapter only: the suite's idempotency question, answered with the completion policy that
+ * the server's status changes use (src/core/operations/completion.ts).
  */
-import { invalid } from '../errors.js';
-import { DEFAULT_COMPLETED_STATUSES } from '../tasks/role-mapping.js';
-import { completeTask, uncompleteTask } from './completion.js';
+import { invalid } from '../../core/errors.js';
+import { DEFAULT_COMPLETED_STATUSES } from '../../core/tasks/role-mapping.js';
+import { completeTask, uncompleteTask } from '../../core/operations/completion.js';
 
 type State = Record<string, unknown>;
 

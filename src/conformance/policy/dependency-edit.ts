@@ -2,9 +2,12 @@
  * Editing a task's dependency list (tasknotes-spec §10.2.9): add validates the new entry and keeps
  * every other entry; remove drops entries by normalized uid and is idempotent; replace swaps the
  * whole list after validating each entry. Inputs are never mutated.
+ *
+ * Adapter only: the API edits a dependency list by replacing it (PUT `blockedBy`); the entry
+ * rules these use (src/core/dependencies) are the ones every write is validated with.
  */
-import { invalid } from '../errors.js';
-import { dependencyEntryIssue, normalizeDependencyUid } from './entry.js';
+import { invalid } from '../../core/errors.js';
+import { dependencyEntryIssue, normalizeDependencyUid } from '../../core/dependencies/entry.js';
 
 type Entry = Record<string, unknown>;
 

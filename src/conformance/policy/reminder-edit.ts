@@ -2,9 +2,12 @@
  * Editing a task's reminder list (tasknotes-spec §10.3.8): add validates the new entry, update
  * patches the entry with the given id and revalidates it, remove by id is idempotent. Inputs are
  * never mutated.
+ *
+ * Adapter only: the API edits reminders by replacing the list (PUT `reminders`); the entry rules
+ * these use (src/core/reminders/entry.ts) are the ones every write is validated with.
  */
-import { invalid, notFound } from '../errors.js';
-import { reminderEntryIssue } from './entry.js';
+import { invalid, notFound } from '../../core/errors.js';
+import { reminderEntryIssue } from '../../core/reminders/entry.js';
 
 type Entry = Record<string, unknown>;
 

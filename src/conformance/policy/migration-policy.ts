@@ -2,8 +2,12 @@
  * Taskdown's migration policy as tasknotes-spec §8 asks implementations to declare it: what the
  * compatibility mode is, what a migration plan guarantees, what a report contains, and which
  * silent changes are never made.
+ *
+ * Adapter only: these are declarations for the suite's `migration.*` policy questions. What
+ * Taskdown normalizes when it writes a note (dependency uids, reminder ids and instants, instance
+ * lists) is done by the shared modules in src/core.
  */
-import { SPEC_VERSION } from '../spec-version.js';
+import { SPEC_VERSION } from '../../core/spec-version.js';
 
 /** Legacy-alias compatibility: listed in the claim, off unless the operator turns it on. */
 export const COMPAT_MODES: Readonly<Record<string, { discoverable: true; defaultsToEnabled: boolean }>> = {
@@ -40,7 +44,8 @@ export const SAFETY_GUARDS: readonly string[] = [
 ];
 
 export const COMPAT_STATEMENT =
-  'Compatibility mode supports legacy aliases. Migration command available for normalization.';
+  'Compatibility mode supports legacy aliases (off by default). Legacy forms are normalized when a ' +
+  'note is written; taskdown check reports what a vault still holds.';
 
 export interface MigrationReport {
   spec_version_from: string;

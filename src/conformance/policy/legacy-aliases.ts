@@ -2,6 +2,10 @@
  * Legacy alias keys (tasknotes-spec §8.4): older TaskNotes notes use snake_case names for the
  * recurrence fields. Migration moves an alias to its canonical key; when both are present with
  * different values the canonical value is kept and the conflict reported — never silently merged.
+ *
+ * Adapter only: the spec's canonical keys are not a TaskNotes vault's (its key for the anchor is
+ * `recurrence_anchor`), so Taskdown never renames these keys in a vault; legacy-alias
+ * compatibility is off (migration-policy.ts).
  */
 export const LEGACY_ALIASES: Readonly<Record<string, readonly string[]>> = {
   recurrenceAnchor: ['recurrence_anchor'],
