@@ -3,15 +3,13 @@
  * TaskNotes plugin): defaults for status and priority, `date[Thh:mm]` for due/scheduled,
  * normalised tags, and user fields under their frontmatter keys.
  */
+import { normalizeTag } from '../tasks/field-mapping.js';
 import { localIsoTimestamp } from '../tasks/local-time.js';
 import type { TaskCreateInput } from '../tasks/task-service.js';
 import type { NlpSettings } from './nlp-settings.js';
 import type { ParsedTask } from './task-parser.js';
 
 const withTime = (date: string, time: string | undefined): string => (time ? `${date}T${time}` : date);
-
-/** Strips one leading `#` and turns whitespace into `-`, as the reference does for tags. */
-const normaliseTag = (tag: string): string => tag.trim().replace(/^#/, '').replace(/\s+/g, '-');
 
 export function buildTaskData(parsed: ParsedTask, settings: NlpSettings, now: number): TaskCreateInput {
   const stamp = localIsoTimestamp(now);
@@ -26,7 +24,7 @@ export function buildTaskData(parsed: ParsedTask, settings: NlpSettings, now: nu
   if (parsed.scheduledDate) data.scheduled = withTime(parsed.scheduledDate, parsed.scheduledTime);
   if (parsed.contexts.length > 0) data.contexts = [...parsed.contexts];
   if (parsed.projects.length > 0) data.projects = [...parsed.projects];
-  const tags = parsed.tags.map(normaliseTag).filter((t) => t !== '');
+  const tags = parsed.tags.map(normalizeTag).filter((t) => t !== '');
   if (tags.length > 0) data.tags = tags;
   if (parsed.details) data.details = parsed.details;
   if (parsed.recurrence) data.recurrence = parsed.recurrence;

@@ -45,3 +45,6 @@ export function ensureDtstart(recurrence: string, ...sources: Array<string | und
   }
   return recurrence;
 }
+
+/** A stored rule without the `RRULE:` prefix some writers put before it. */
+export const stripRrulePrefix = (recurrence: string): string => recurrence.replace(/^RRULE:/i, '');

@@ -13,7 +13,8 @@ import {
 } from './field-mapping.js';
 import { baseFilename, processFolderTemplate, storageTitle, type FilenameContext } from './filename.js';
 import { withIdentification } from './identification.js';
-import { localDate, localIsoTimestamp, withDtstart } from './local-time.js';
+import { ensureDtstart, stripRrulePrefix } from '../recurrence/dtstart.js';
+import { localDate, localIsoTimestamp } from './local-time.js';
 import type { TemplateTask } from '../templating/variables.js';
 import { TASK_FIELDS, type TaskCreateInput } from './task-fields.js';
 import { isCompletedStatusIn, type TaskNotesSettings } from './tasknotes-settings.js';
@@ -108,7 +109,7 @@ export function planCreate(input: TaskCreateInput, settings: TaskNotesSettings, 
   const dateModified = input.dateModified || localIsoTimestamp(now);
   const rawRecurrence = input.recurrence || PRESET_RULES[defaults.defaultRecurrence];
   const recurrence = rawRecurrence
-    ? withDtstart(rawRecurrence, scheduled ?? dateCreated.slice(0, 10))
+    ? ensureDtstart(stripRrulePrefix(rawRecurrence), scheduled ?? dateCreated.slice(0, 10))
     : undefined;
   const completedDate =
     recurrence === undefined

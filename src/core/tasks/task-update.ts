@@ -23,7 +23,8 @@ import { completeTask, uncompleteTask } from '../operations/completion.js';
 import { pathForRetitle, type TitleStorage } from '../operations/rename.js';
 import { processFolderTemplate, storageTitle } from './filename.js';
 import { withIdentification } from './identification.js';
-import { localDate, localIsoTimestamp, withDtstart } from './local-time.js';
+import { ensureDtstart, stripRrulePrefix } from '../recurrence/dtstart.js';
+import { localDate, localIsoTimestamp } from './local-time.js';
 import { frontmatterKeyOf, UPDATABLE_FIELDS } from './task-fields.js';
 import type { TaskInfo } from './task-info.js';
 import type { TaskNotesSettings } from './tasknotes-settings.js';
@@ -112,7 +113,10 @@ export function applyPatch(
   // A rule without DTSTART gets one from the (new) scheduled date.
   if (typeof draft.recurrence === 'string' && draft.recurrence.trim() !== '') {
     const anchor = (draft.scheduled as string | undefined) ?? (draft.dateCreated as string | undefined);
-    draft.recurrence = withDtstart(draft.recurrence, anchor?.slice(0, anchor.includes('T') ? 16 : 10));
+    draft.recurrence = ensureDtstart(
+      stripRrulePrefix(draft.recurrence),
+      anchor?.slice(0, anchor.includes('T') ? 16 : 10),
+    );
   }
   for (const adjust of adjusters) adjust({ before, draft, patch, settings, now });
   // dateModified is always the server's time on PUT; a client value is overwritten.
