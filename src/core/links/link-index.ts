@@ -100,7 +100,10 @@ export class LinkIndex {
     if (found === undefined) {
       const keys: string[] = [];
       const outcome = this.lookup(value, fromPath, keys);
-      found = 'path' in outcome ? { target: outcome.path, keys } : { target: undefined, issue: outcome.issue, keys };
+      found =
+        'path' in outcome
+          ? { target: outcome.path, keys }
+          : { target: undefined, issue: outcome.issue, keys };
       this.memo.set(memoKey, found);
       for (const key of keys) {
         let set = this.memoByName.get(key);

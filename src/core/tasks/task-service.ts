@@ -43,7 +43,6 @@ import { MAPPED_FIELDS } from './task-fields.js';
 import { roleMappingOf, type RoleMapping } from './role-mapping.js';
 import { validateTask, type ValidationIssue, type ValidationReport } from '../validation/validate-task.js';
 import { blockingIssues, validationFailure, type ValidationMode } from '../validation/write-check.js';
-import { LinkIndex } from '../links/link-index.js';
 import { TaskGraph, type TaskBase } from './task-graph.js';
 import type { TaskInfo } from './task-info.js';
 import {
