@@ -100,6 +100,33 @@ describe('MCP over Streamable HTTP', () => {
     assert.equal(hooks.error, hooksApi.body.error);
   });
 
+  it('validates MCP writes as the API does: the same message as a tool error, nothing written', async () => {
+    const client = await connect();
+    const auth = { Authorization: `Bearer ${TOKEN}` };
+    const before = (await server.request('GET', '/api/stats', undefined, auth)).body.data.total;
+    const bad = toolJson(
+      await client.callTool({
+        name: 'tasknotes_create_task',
+        arguments: { title: 'Bad date', due: '2026-13-45' },
+      }),
+      true,
+    );
+    const viaApi = await server.request('POST', '/api/tasks', { title: 'Bad date', due: '2026-13-45' }, auth);
+    assert.equal(viaApi.status, 400);
+    assert.equal(bad.error, viaApi.body.error);
+    assert.match(bad.error, /^due: /);
+    const updated = toolJson(
+      await client.callTool({
+        name: 'tasknotes_update_task',
+        arguments: { id: 'Tasks/Daily.md', timeEstimate: -5 },
+      }),
+      true,
+    );
+    assert.match(updated.error, /^timeEstimate: /);
+    assert.equal((await server.request('GET', '/api/stats', undefined, auth)).body.data.total, before);
+    assert.doesNotMatch(await readFile(path.join(server.vault, 'Tasks/Daily.md'), 'utf8'), /timeEstimate/);
+  });
+
   it('needs the token, refuses foreign origins, and answers 405 on GET and DELETE (406 without Accept)', async () => {
     await assert.rejects(connect({}), /401|Authentication required/);
     await assert.rejects(
