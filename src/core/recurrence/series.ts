@@ -25,11 +25,12 @@ type RRuleOptions = RRuleInstance['origOptions'];
 /** Occurrences examined past the search start before giving up (a rule may never match). */
 const SEARCH_LIMIT = 1000;
 /**
- * Periods (days of a daily rule, weeks of a weekly one…) one evaluation may walk: 13 years of a
- * daily rule, 96 of a weekly one. rrule needed 2–5 µs per period here (2 shared cores under load),
- * so a search that finds nothing costs 10–25 ms, and a request makes at most a handful.
+ * Periods (days of a daily rule, weeks of a weekly one…) one search ahead may walk: 5 years of a
+ * daily rule, 38 of a weekly one. rrule needed 2–5 µs per period here once optimised, and up to
+ * ~100 µs while a fresh process still runs it unoptimised on a loaded machine (2 shared cores);
+ * a request makes at most a handful of searches.
  */
-export const PERIOD_BUDGET = 5_000;
+export const PERIOD_BUDGET = 2_000;
 /** Longest window `between` evaluates, and the longest look-back of `lookbackDays`. */
 export const MAX_WINDOW_DAYS = 3660;
 
@@ -164,7 +165,7 @@ export class Series {
     // A rule with COUNT counts from its first occurrence, so it keeps its start and its full budget.
     const counted = base.origOptions.count != null;
     const moved = counted ? undefined : this.periodStartOn(dayToDate(day), start);
-    periods = counted ? this.budget : Math.min(periods, this.budget);
+    if (counted) periods = this.budget;
     if (moved === undefined || moved.getTime() <= start.getTime()) {
       return withBudget(new RRule(base.origOptions, true), periods);
     }
