@@ -74,10 +74,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const addr = http.server.address();
   if (addr && typeof addr === 'object') bound = { host: config.host, port: addr.port };
   const displayHost = bound.host.includes(':') ? `[${bound.host}]` : bound.host;
+  const url = `http://${displayHost}:${bound.port}`;
+  await runtime.listening(url);
 
   const app = http;
   return {
-    url: `http://${displayHost}:${bound.port}`,
+    url,
     host: bound.host,
     port: bound.port,
     http: app,

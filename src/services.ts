@@ -14,7 +14,9 @@ import { openStore } from './core/store/database.js';
 import { EventJournal } from './core/store/event-journal.js';
 import { StoreMaintenance } from './core/store/maintenance.js';
 import type { Logger } from './core/logger.js';
+import { acquireDataDirLock } from './core/state/instance-lock.js';
 import { SettingsStore } from './core/state/settings.js';
+import { clearDataDirDebris } from './core/vault/crash-debris.js';
 import { basesSettingsFrom } from './core/bases/bases-settings.js';
 import { BasesService } from './core/bases/default-files.js';
 import { CalendarService } from './core/calendars/calendar-service.js';
@@ -61,7 +63,9 @@ export interface Services {
 
 export interface ServiceRuntime {
   services: Services;
-  /** Stops timers and watchers and persists state, in reverse order of creation. */
+  /** Records the URL the server listens on in the data dir's lock. */
+  listening(url: string): Promise<void>;
+  /** Stops timers and watchers and persists state, in reverse order of creation; frees the data dir. */
   stop(): Promise<void>;
 }
 
@@ -71,16 +75,43 @@ export interface CreateServicesOptions {
   clock?: Clock;
   /** The port the HTTP server listens on, once it does (webhooks may never target it). */
   listenPort?: () => number | undefined;
+  /** The command running the services, named by the data dir's lock (default `serve`). */
+  command?: string;
 }
 
-export async function createServices({
+/**
+ * Takes the data dir (one Taskdown per data dir: DataDirLockedError when another one runs on it),
+ * clears what a crash left there, and creates the services on it.
+ */
+export async function createServices(options: CreateServicesOptions): Promise<ServiceRuntime> {
+  const { config, log } = options;
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const lock = await acquireDataDirLock(config.dataDir, { command: options.command ?? 'serve', log });
+  let runtime;
+  try {
+    clearDataDirDebris(config.dataDir, log);
+    runtime = await openServices(options);
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+  return {
+    services: runtime.services,
+    listening: (url) => lock.listening(url),
+    async stop() {
+      await runtime.stop();
+      await lock.release();
+    },
+  };
+}
+
+async function openServices({
   config,
   log,
   clock = systemClock,
   listenPort = () => (config.port === 0 ? undefined : config.port),
-}: CreateServicesOptions): Promise<ServiceRuntime> {
+}: CreateServicesOptions): Promise<Omit<ServiceRuntime, 'listening'>> {
   const stops: Array<() => Promise<void>> = [];
-  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const settings = await SettingsStore.open(config.dataDir);
   stops.push(() => settings.flush());
   const vaultInfo = { name: path.basename(config.vault), path: config.vault };

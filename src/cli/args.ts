@@ -9,13 +9,13 @@ import { parseAllowedHosts } from '../config/allowed-hosts.js';
 import {
   DEFAULT_HOST,
   DEFAULT_PORT,
-  defaultDataDir,
   isLoopbackHost,
   type LogFormatChoice,
   type ServerConfig,
 } from '../config/config.js';
 import { resolveCollectionPath } from '../core/config/collection-path.js';
 import { isValidationMode } from '../core/validation/write-check.js';
+import { defaultDataDir } from '../config/data-dir.js';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -43,7 +43,9 @@ Options (environment variable in brackets):
   --allowed-hosts A,B
                      more host names the server answers to, e.g. behind a
                      reverse proxy (.example.com: and its subdomains)  [TASKDOWN_ALLOWED_HOSTS]
-  --data-dir DIR     state folder (<vault>/.taskdown)                   [TASKDOWN_DATA_DIR]
+  --data-dir DIR     state folder, one server at a time (per user and   [TASKDOWN_DATA_DIR]
+                     vault, e.g. ~/.local/state/taskdown/<vault>-<hash>;
+                     <vault>/.taskdown where that exists)
   --log-level LEVEL  fatal|error|warn|info|debug|trace|silent (info)    [TASKDOWN_LOG_LEVEL]
   --log-format F     auto|pretty|json: auto is readable lines on a terminal,
                      JSON lines otherwise (auto)                        [TASKDOWN_LOG_FORMAT]

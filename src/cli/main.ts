@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { startServer, type RunningServer } from '../app.js';
+import { DataDirLockedError } from '../core/state/instance-lock.js';
 import { StateFileError } from '../core/state/json-file.js';
 import { VERSION } from '../version.js';
 import { checkExposure, HELP, parseCommand, UsageError } from './args.js';
@@ -23,7 +24,7 @@ function describeStartError(err: unknown): string {
   if (e.code === 'EADDRNOTAVAIL')
     return `cannot bind address ${e.address ?? ''}: not available on this machine`;
   if (e.code === 'EACCES') return `permission denied: ${e.message}`;
-  if (err instanceof StateFileError) return err.message;
+  if (err instanceof StateFileError || err instanceof DataDirLockedError) return err.message;
   return e.message ?? String(err);
 }
 

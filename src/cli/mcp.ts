@@ -10,7 +10,7 @@ import { createServices } from '../services.js';
 
 export async function runMcpOverStdio(config: ServerConfig): Promise<void> {
   const log = await createProcessLogger(config);
-  const runtime = await createServices({ config, log });
+  const runtime = await createServices({ config, log, command: 'mcp' });
   const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/stdio.js'),
     import('../mcp/server.js'),

@@ -2,14 +2,13 @@
  * Resolved runtime configuration. Precedence: CLI flags > TASKDOWN_* environment > state in
  * the data dir (the token set from the settings page) > defaults.
  */
-import path from 'node:path';
 import type { RetentionPolicy } from '../core/store/event-journal.js';
 import type { ValidationMode } from '../core/validation/write-check.js';
 
 export interface ServerConfig {
   /** Absolute vault folder. */
   vault: string;
-  /** Absolute data dir (state files); `<vault>/.taskdown` by default. */
+  /** Absolute data dir (state files); by default per user and vault (data-dir.ts). */
   dataDir: string;
   host: string;
   /** 0 picks a free port. */
@@ -35,10 +34,6 @@ export type LogFormatChoice = 'auto' | 'pretty' | 'json';
 
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '127.0.0.1';
-
-export function defaultDataDir(vault: string): string {
-  return path.join(vault, '.taskdown');
-}
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost', '[::1]']);
 

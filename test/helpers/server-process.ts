@@ -5,7 +5,8 @@
  * files after a source change stops with "run npm run build" rather than test an old build.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir, writeFiles } from './temp.js';
@@ -51,6 +52,11 @@ export interface ServerOptions {
   vault?: string;
   /** Use an existing data dir (e.g. to test restarts). Default: a fresh temp folder. */
   dataDir?: string;
+  /**
+   * false: start without --data-dir, so the server uses its default data dir (in the isolated
+   * home, see isolatedHome); `dataDir` is then ''.
+   */
+  dataDirFlag?: boolean;
   token?: string;
   host?: string;
   /** Extra CLI arguments. */
@@ -89,6 +95,26 @@ export interface TestServer {
 
 export const encodeId = (id: string): string => encodeURIComponent(id);
 
+let home: string | undefined;
+/**
+ * The environment that gives a started server a home of its own (one temp folder per test
+ * process, removed when it exits): a server started without --data-dir keeps its state in the
+ * per-user state folder, which must never be the real one of whoever runs the tests.
+ */
+export function isolatedHome(): Record<string, string> {
+  if (home === undefined) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'taskdown-home-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    home = dir;
+  }
+  return {
+    HOME: home,
+    USERPROFILE: home,
+    XDG_STATE_HOME: path.join(home, '.local/state'),
+    LOCALAPPDATA: home,
+  };
+}
+
 // Servers still running when a test file's process exits (a failed assertion before cleanup)
 // are killed, so no orphan keeps a port or CPU after the run.
 const live = new Set<ChildProcess>();
@@ -104,8 +130,8 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     owned.push(t.cleanup);
     vault = t.dir;
   }
-  let dataDir = options.dataDir;
-  if (!dataDir) {
+  let dataDir = options.dataDirFlag === false ? '' : options.dataDir;
+  if (dataDir === undefined) {
     const t = await tempDir('taskdown-data-');
     owned.push(t.cleanup);
     dataDir = t.dir;
@@ -113,13 +139,21 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
   if (options.files) await writeFiles(vault, options.files);
 
   assertFreshBuild();
-  const args = [CLI, 'serve', '--vault', vault, '--data-dir', dataDir, '--port', '0'];
+  const args = [
+    CLI,
+    'serve',
+    '--vault',
+    vault,
+    ...(dataDir === '' ? [] : ['--data-dir', dataDir]),
+    '--port',
+    '0',
+  ];
   if (options.host) args.push('--host', options.host);
   if (options.token) args.push('--token', options.token);
   args.push(...(options.args ?? []));
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, TASKDOWN_LOG_LEVEL: 'warn', ...options.env },
+    env: { ...process.env, ...isolatedHome(), TASKDOWN_LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   live.add(child);
@@ -197,7 +231,7 @@ export function runCli(
     assertFreshBuild();
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: ROOT,
-      env: { ...process.env, TASKDOWN_LOG_LEVEL: 'warn', ...env },
+      env: { ...process.env, ...isolatedHome(), TASKDOWN_LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -4,6 +4,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { silentLogger as silent } from '../../../src/core/logger.js';
+import { clearDataDirDebris } from '../../../src/core/vault/crash-debris.js';
 import { VaultStore } from '../../../src/core/vault/vault-store.js';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
 
@@ -29,6 +30,22 @@ describe('crash debris', () => {
         store.all().map((r) => r.rel),
         ['A.md', 'Sub/B.md'],
       );
+    } finally {
+      await cleanup();
+    }
+  });
+  it('removes temp files anywhere in the data dir', async () => {
+    const { dir, cleanup } = await tempDir('crash-debris-data-');
+    try {
+      await writeFiles(dir, {
+        'settings.json': '{}',
+        '.settings.json.0123456789ab.tmp': '{"secret":"s"}',
+        'calendar-cache/.x.json.0123456789ab.tmp': '{}',
+        'calendar-cache/x.json': '{}',
+      });
+      clearDataDirDebris(dir, silent);
+      assert.deepEqual((await readdir(dir)).sort(), ['calendar-cache', 'settings.json']);
+      assert.deepEqual(await readdir(path.join(dir, 'calendar-cache')), ['x.json']);
     } finally {
       await cleanup();
     }

@@ -1,0 +1,268 @@
+/**
+ * One Taskdown per data dir (docs/vault-safety.md): `taskdown.lock` in the data dir names the
+ * process that owns it (pid, how to recognise that process after a pid is reused, when it
+ * started, and its URL once listening). A second `serve` or `mcp` on the same data dir stops
+ * with a DataDirLockedError naming the owner; a lock whose process is gone (killed with -9, or a
+ * pid since reused by another program) is taken over. `readRunningServer` lets other commands
+ * find a running server on a data dir (to forward to it rather than start a second one).
+ *
+ * Creating the file with O_EXCL decides between starters; a takeover runs under a second,
+ * short-lived lock file, so two starters finding the same stale lock cannot both take it (one
+ * would otherwise remove the fresh lock of the other).
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, statSync, unlinkSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Logger } from '../logger.js';
+import { writeFileAtomic } from '../vault/atomic-write.js';
+
+export const LOCK_FILE = 'taskdown.lock';
+const TAKEOVER_FILE = 'taskdown.lock.takeover';
+
+/** What the lock file says about its owner. */
+export interface LockOwner {
+  pid: number;
+  /** The command that holds it: `serve` or `mcp`. */
+  command: string;
+  /** ISO time the owner started. */
+  startedAt: string;
+  hostname: string;
+  /** Identifies the owner's process beyond its pid (start time as the kernel reports it). */
+  processStart?: string;
+  /** The server's URL, once it listens. */
+  url?: string;
+}
+
+export class DataDirLockedError extends Error {
+  override readonly name = 'DataDirLockedError';
+  constructor(
+    readonly dataDir: string,
+    readonly owner: LockOwner,
+  ) {
+    const what = [
+      `taskdown ${owner.command}`,
+      `started ${owner.startedAt}`,
+      ...(owner.url ? [owner.url] : []),
+    ];
+    super(
+      `the data dir ${dataDir} is in use by process ${owner.pid} (${what.join(', ')}); stop it first, or give this one another --data-dir`,
+    );
+  }
+}
+
+/** A held lock. */
+export interface DataDirLock {
+  /** Records the URL the server listens on. */
+  listening(url: string): Promise<void>;
+  /** Removes the lock (only while it is still this process's). */
+  release(): Promise<void>;
+}
+
+export interface LockOptions {
+  command: string;
+  log: Logger;
+  /** Milliseconds to wait for a lock file another starter is still writing, or for a takeover. */
+  patienceMs?: number;
+}
+
+/** Takes the data dir's lock or throws DataDirLockedError. The data dir must exist. */
+export async function acquireDataDirLock(dataDir: string, options: LockOptions): Promise<DataDirLock> {
+  const file = path.join(dataDir, LOCK_FILE);
+  const own: LockOwner = {
+    pid: process.pid,
+    command: options.command,
+    startedAt: new Date(Date.now() - process.uptime() * 1000).toISOString(),
+    hostname: os.hostname(),
+    ...optional('processStart', processStart(process.pid)),
+  };
+  const deadline = Date.now() + (options.patienceMs ?? 2_000);
+  for (;;) {
+    if (await createExclusive(file, own)) break;
+    const found = readLock(file);
+    if (found === 'missing') continue;
+    if (found === 'unreadable') {
+      // Just created by another starter that has not written it yet, or left empty by a crash.
+      if (Date.now() < deadline && ageMs(file) < 2_000) {
+        await sleep(25);
+        continue;
+      }
+    } else if (isRunning(found.owner)) {
+      throw new DataDirLockedError(dataDir, found.owner);
+    }
+    if (await takeOver(dataDir, file, found === 'unreadable' ? undefined : found.text, deadline)) {
+      const previous = found === 'unreadable' ? undefined : found.owner;
+      options.log.warn(
+        previous ? { pid: previous.pid, startedAt: previous.startedAt } : {},
+        'removed the data dir lock of a Taskdown that is no longer running',
+      );
+    } else {
+      await sleep(25);
+    }
+  }
+
+  let current = own;
+  const release = (): void => {
+    held.delete(release);
+    if (ownedBy(file, own)) unlinkQuietly(file);
+  };
+  held.add(release);
+  return {
+    async listening(url) {
+      current = { ...current, url };
+      if (ownedBy(file, own)) await writeFileAtomic(file, serialize(current), { mode: 0o600 });
+    },
+    async release() {
+      release();
+    },
+  };
+}
+
+/** Releases of the locks this process holds: a failed start exits without its async cleanup. */
+const held = new Set<() => void>();
+process.on('exit', () => {
+  for (const release of [...held]) release();
+});
+
+/**
+ * The Taskdown that holds the data dir's lock, when its process still runs (for `taskdown mcp`
+ * and others that would rather forward to a running server than start a second one).
+ */
+export function readRunningServer(dataDir: string): LockOwner | undefined {
+  const found = readLock(path.join(dataDir, LOCK_FILE));
+  return typeof found === 'object' && isRunning(found.owner) ? found.owner : undefined;
+}
+
+/** True while the owner's process runs (on this host; a lock from another host is not trusted). */
+function isRunning(owner: LockOwner): boolean {
+  // A data dir is per machine; a lock from another host arrived with a synced folder.
+  if (owner.hostname !== os.hostname()) return false;
+  try {
+    process.kill(owner.pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false; // ESRCH: no such process
+  }
+  // Alive: the same process, or another that got its pid? Compare start identities when known.
+  if (owner.processStart === undefined) return true;
+  const now = processStart(owner.pid);
+  return now === undefined || now === owner.processStart;
+}
+
+/**
+ * How the kernel identifies a process's start: on Linux the boot id and the start time in clock
+ * ticks (/proc), on macOS and the BSDs the start time `ps` reports. Undefined where neither is
+ * available (Windows): a live pid then counts as the owner.
+ */
+function processStart(pid: number): string | undefined {
+  try {
+    if (process.platform === 'linux') {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command name, which is in parentheses and may contain anything.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+      return `${bootId}:${fields[19]}`;
+    }
+    if (process.platform === 'win32') return undefined;
+    const lstart = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+    return lstart === '' ? undefined : lstart;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Creates the lock file if there is none; false when one exists. */
+async function createExclusive(file: string, owner: LockOwner): Promise<boolean> {
+  let handle;
+  try {
+    handle = await fs.open(file, 'wx', 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    await handle.writeFile(serialize(owner));
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
+/**
+ * Removes a stale lock (`staleText`: its content as judged stale; undefined: unreadable) under
+ * the takeover lock, if it is still that lock. True when it was removed (or is gone): the caller
+ * then tries to create it again. False when another starter is taking it over.
+ */
+async function takeOver(
+  dataDir: string,
+  file: string,
+  staleText: string | undefined,
+  deadline: number,
+): Promise<boolean> {
+  const guard = path.join(dataDir, TAKEOVER_FILE);
+  let handle;
+  try {
+    handle = await fs.open(guard, 'wx', 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    // A takeover in progress, or one a crash interrupted (a takeover takes milliseconds): the
+    // next round finds the lock taken, or the takeover lock gone.
+    if (ageMs(guard) > 5_000 || Date.now() >= deadline) unlinkQuietly(guard);
+    return false;
+  }
+  try {
+    await handle.close();
+    const now = readLock(file);
+    const unchanged =
+      now === 'missing' || (typeof now === 'object' ? now.text === staleText : staleText === undefined);
+    if (unchanged) unlinkQuietly(file);
+    return unchanged;
+  } finally {
+    unlinkQuietly(guard);
+  }
+}
+
+type Found = { owner: LockOwner; text: string } | 'missing' | 'unreadable';
+
+function readLock(file: string): Found {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    throw err;
+  }
+  try {
+    const owner = JSON.parse(text) as LockOwner;
+    return Number.isInteger(owner.pid) && owner.pid > 0 ? { owner, text } : 'unreadable';
+  } catch {
+    return 'unreadable';
+  }
+}
+
+function ownedBy(file: string, own: LockOwner): boolean {
+  const found = readLock(file);
+  return typeof found === 'object' && found.owner.pid === own.pid && found.owner.startedAt === own.startedAt;
+}
+
+const serialize = (owner: LockOwner): string => `${JSON.stringify(owner, null, 2)}\n`;
+
+function ageMs(file: string): number {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  return stat ? Date.now() - stat.mtimeMs : Infinity;
+}
+
+function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Already gone.
+  }
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,111 @@
+/** One Taskdown per data dir: the lock, its owner record, stale locks and pid reuse. */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { silentLogger as silent } from '../../../src/core/logger.js';
+import {
+  acquireDataDirLock,
+  DataDirLockedError,
+  LOCK_FILE,
+  readRunningServer,
+  type LockOwner,
+} from '../../../src/core/state/instance-lock.js';
+import { tempDir } from '../../helpers/temp.js';
+
+/** The pid of a process that has exited. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await new Promise((resolve) => child.once('exit', resolve));
+  return child.pid as number;
+}
+
+describe('data dir lock', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  const file = (): string => path.join(dir, LOCK_FILE);
+  const owner = (): LockOwner => JSON.parse(readFileSync(file(), 'utf8')) as LockOwner;
+  const writeOwner = (o: Partial<LockOwner>): Promise<void> =>
+    writeFile(
+      file(),
+      JSON.stringify({
+        pid: 1,
+        command: 'serve',
+        startedAt: '2026-01-01T00:00:00.000Z',
+        hostname: os.hostname(),
+        ...o,
+      }),
+    );
+
+  beforeEach(async () => ({ dir, cleanup } = await tempDir('instance-lock-')));
+  afterEach(() => cleanup());
+
+  it('records its owner, refuses a second taker naming the owner, and is free after release', async () => {
+    const lock = await acquireDataDirLock(dir, { command: 'serve', log: silent });
+    const held = owner();
+    assert.equal(held.pid, process.pid);
+    assert.equal(held.command, 'serve');
+    assert.equal(held.hostname, os.hostname());
+    if (process.platform === 'linux') assert.match(held.processStart ?? '', /^[0-9a-f-]+:\d+$/);
+    await lock.listening('http://127.0.0.1:4321');
+    assert.equal(owner().url, 'http://127.0.0.1:4321');
+    assert.deepEqual(readRunningServer(dir), { ...held, url: 'http://127.0.0.1:4321' });
+
+    await assert.rejects(
+      acquireDataDirLock(dir, { command: 'mcp', log: silent }),
+      (err: unknown) =>
+        err instanceof DataDirLockedError &&
+        err.message ===
+          `the data dir ${dir} is in use by process ${process.pid} (taskdown serve, started ${held.startedAt}, http://127.0.0.1:4321); stop it first, or give this one another --data-dir`,
+    );
+    await lock.release();
+    assert.equal(existsSync(file()), false);
+    assert.equal(readRunningServer(dir), undefined);
+    await (await acquireDataDirLock(dir, { command: 'serve', log: silent })).release();
+  });
+
+  it('takes over the lock of a process that is gone (killed with -9)', async () => {
+    await writeOwner({ pid: await deadPid(), url: 'http://127.0.0.1:1' });
+    assert.equal(readRunningServer(dir), undefined);
+    const lock = await acquireDataDirLock(dir, { command: 'serve', log: silent });
+    assert.equal(owner().pid, process.pid);
+    await lock.release();
+  });
+
+  it('takes over a lock whose pid now belongs to another process', async (t) => {
+    if (process.platform === 'win32') return t.skip('no process start times on Windows');
+    // This process runs, but it is not the process that wrote this lock.
+    await writeOwner({ pid: process.pid, processStart: 'another-boot:12345' });
+    const lock = await acquireDataDirLock(dir, { command: 'serve', log: silent });
+    assert.notEqual(owner().processStart, 'another-boot:12345');
+    await lock.release();
+  });
+
+  it('takes over a lock another host wrote (a data dir that arrived by sync)', async () => {
+    await writeOwner({ pid: process.pid, hostname: `not-${os.hostname()}` });
+    await (await acquireDataDirLock(dir, { command: 'serve', log: silent })).release();
+  });
+
+  it('waits briefly for a lock being written, then takes over one left empty', async () => {
+    await writeFile(file(), '');
+    const lock = await acquireDataDirLock(dir, { command: 'serve', log: silent, patienceMs: 100 });
+    assert.equal(owner().pid, process.pid);
+    await lock.release();
+  });
+
+  it('lets exactly one of many concurrent takers have a stale lock', async () => {
+    await writeOwner({ pid: await deadPid() });
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, () => acquireDataDirLock(dir, { command: 'serve', log: silent })),
+    );
+    const won = results.filter((r) => r.status === 'fulfilled');
+    assert.equal(won.length, 1);
+    for (const r of results) {
+      if (r.status === 'rejected') assert.ok(r.reason instanceof DataDirLockedError, String(r.reason));
+    }
+    await (won[0] as PromiseFulfilledResult<{ release(): Promise<void> }>).value.release();
+  });
+});
