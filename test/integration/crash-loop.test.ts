@@ -1,7 +1,8 @@
 /**
  * kill -9 at arbitrary moments against the built server (docs/vault-safety.md): renames in flight
  * never leave a task as two notes (nor as none), the next start takes the lock over and removes
- * every temp file a kill left in the note folders and the data dir (some hold webhook secrets).
+ * every temp file a kill left in the note folders and the data dir (state files: settings with
+ * the token and calendar subscriptions, pomodoro state).
  * Also: an API rename is one task.updated, whatever the watcher sees of it.
  */
 import assert from 'node:assert/strict';
@@ -62,6 +63,7 @@ describe('kill -9 in the middle of renames and state writes (real server)', () =
   });
 
   it(`leaves each task as exactly one note and no temp file after ${RUNS} kills`, async () => {
+    let stateWrites = 0;
     let renames = 0;
     for (let run = 0; run < RUNS; run++) {
       const server = await startTestServer({ vault: vault.dir, dataDir: data.dir });
@@ -88,21 +90,27 @@ describe('kill -9 in the middle of renames and state writes (real server)', () =
           renames++;
         }
       };
-      const hooks = async (): Promise<void> => {
+      // State files in the data dir, written atomically on every change.
+      const state = async (): Promise<void> => {
         for (let k = 0; !killed; k++) {
           const res = await server
-            .request('POST', '/api/webhooks', {
-              url: `http://127.0.0.1:9/h${run}-${k}`,
-              events: ['task.updated'],
+            .request('POST', '/settings-api/calendars/subscriptions', {
+              name: `Feed ${run}-${k}`,
+              type: 'remote',
+              url: `https://calendar.example/${run}-${k}.ics`,
+              enabled: false,
             })
             .catch(() => undefined);
           if (res?.status !== 201) return;
+          stateWrites++;
+          const pomodoro = k % 2 === 0 ? '/api/pomodoro/start' : '/api/pomodoro/stop';
+          await server.request('POST', pomodoro).catch(() => undefined);
         }
       };
       const list = (await server.request('GET', '/api/tasks?limit=200')).body.data.tasks as Array<{
         id: string;
       }>;
-      const work = [...list.map((t) => rename(t.id, Number(/Task (\d+)/.exec(t.id)?.[1]))), hooks(), hooks()];
+      const work = [...list.map((t) => rename(t.id, Number(/Task (\d+)/.exec(t.id)?.[1]))), state(), state()];
       await sleep(300 + Math.random() * 600);
       killed = true;
       await server.stop('SIGKILL');
@@ -113,7 +121,7 @@ describe('kill -9 in the middle of renames and state writes (real server)', () =
         assert.equal(perTask.get(`m${n}`)?.length, 1, `task ${n} after kill ${run}: ${perTask.get(`m${n}`)}`);
       }
     }
-    assert.ok(renames > RUNS * 5, `${renames} renames`);
+    assert.ok(renames > RUNS * 5 && stateWrites > RUNS, `${renames} renames, ${stateWrites} state writes`);
 
     const last = await startTestServer({ vault: vault.dir, dataDir: data.dir });
     try {

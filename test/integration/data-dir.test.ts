@@ -99,19 +99,19 @@ describe('default data dir', () => {
     }
   }
 
-  it('keeps state and secrets in the per-user state folder, not in the vault', async () => {
+  it('keeps state (webhook secrets included) in the per-user state folder, not in the vault', async () => {
     await serveOnce();
     assert.deepEqual(await readdir(vault.dir), [], 'nothing written into the vault');
     const stateRoot = path.join(isolatedHome().XDG_STATE_HOME as string, 'taskdown');
     const folders = readdirSync(stateRoot).filter((f) => f.startsWith(`${path.basename(vault.dir)}-`));
     assert.equal(folders.length, 1, readdirSync(stateRoot).join(', '));
-    const settings = readFileSync(path.join(stateRoot, folders[0] as string, 'settings.json'), 'utf8');
-    assert.match(settings, /"secret"/);
+    const files = readdirSync(path.join(stateRoot, folders[0] as string));
+    assert.ok(files.includes('taskdown.sqlite'), files.join(', '));
   });
 
   it('keeps using an existing <vault>/.taskdown', async () => {
     await mkdir(path.join(vault.dir, '.taskdown'));
     await serveOnce();
-    assert.ok(existsSync(path.join(vault.dir, '.taskdown', 'settings.json')));
+    assert.ok(existsSync(path.join(vault.dir, '.taskdown', 'taskdown.sqlite')));
   });
 });

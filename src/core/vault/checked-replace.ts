@@ -1,19 +1,31 @@
 /**
  * The last step of a note write: put the new text in place only if the note is still what the
- * change was computed from (docs/vault-safety.md).
+ * change was computed from, and never destroy another program's save (docs/vault-safety.md).
  *
- * The note is read and hashed, its identity (inode, size, nanosecond times) taken before and
- * after that read, and the rename follows the second look at once, in the same synchronous step:
- * with the hash as the last step, a loaded machine pausing the process between it and the rename
- * let another program's save through unseen (measured: ~1 lost save in 100 under a load of 16 on
- * 2 cores). File systems offer no compare-and-rename, so a save landing in the microseconds
- * between the last look and the rename can still be replaced. Renaming the note aside first and
- * linking the new text in would close that gap, but leaves the path empty for a moment, which
- * editors and sync tools may take for a deletion (seen in testing: an editor's read failed with
- * ENOENT); a note that is never absent is the better trade. A new note is linked into place,
- * which fails when another program created the path meanwhile.
+ * File systems offer no compare-and-rename, so a check followed by a rename leaves a window in
+ * which another program's save can land and be replaced. That window was wider than it looks:
+ * besides the process being paused between the two calls on a loaded machine, another program's
+ * rename already in progress (blocked in the file system's journal while holding the folder) is
+ * not visible to a look at the path, and completes just before ours (measured with the editor
+ * test of test/integration/external-edits.test.ts at a load of 5 on 2 cores: the check-to-rename
+ * step took over 0.3 ms in about one write in six, up to 25 ms, and one run in three lost a save).
+ *
+ * So the note is first checked (read and hashed, its identity taken before and after that read),
+ * then pinned: a hard link to whatever the path holds is made right before the rename. Making a
+ * link takes the folder, like a rename, so it waits for a rename in progress and pins its result.
+ * After our rename the pinned file is read: if it is not the text the change was computed from,
+ * another program's save landed after the check; it is put back and the change is redone on it
+ * (NoteChangedError). What remains is a save landing between two back-to-back system calls
+ * (link, rename), with no JavaScript between them.
+ *
+ * Renaming the note aside first and linking the new text in would close even that, but leaves
+ * the path empty for a moment, which editors and sync tools may take for a deletion (seen in
+ * testing: an editor's read failed with ENOENT); a note that is never absent is the better
+ * trade. A new note is linked into place, which fails when another program created the path
+ * meanwhile. Where the file system has no hard links, the check is followed by a plain rename.
  */
-import { existsSync, linkSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { tempPathFor } from './atomic-write.js';
 import { NoteChangedError } from './note-changed.js';
 import { hashText } from './vault-scan.js';
 
@@ -42,8 +54,34 @@ export function checkedReplace(rel: string, basis: string | undefined): (tmp: st
       throw err;
     }
     if (hashText(text) !== basis || identity(target) !== seen) throw new NoteChangedError(rel);
-    renameSync(tmp, target);
+    pinnedReplace(tmp, target, rel, basis);
   };
+}
+
+/**
+ * Renames `tmp` over `target` while a hard link pins what `target` held just before; if that was
+ * not the text hashing to `basis`, it is put back and NoteChangedError is thrown.
+ */
+function pinnedReplace(tmp: string, target: string, rel: string, basis: string): void {
+  const pin = tempPathFor(target);
+  try {
+    linkSync(target, pin);
+  } catch (err) {
+    if (code(err) === 'ENOENT') throw new NoteChangedError(rel);
+    if (!NO_HARD_LINKS.has(code(err) ?? '')) throw err;
+    renameSync(tmp, target);
+    return;
+  }
+  try {
+    // Nothing between the link and the rename: that gap is the only one left.
+    renameSync(tmp, target);
+    if (hashText(readFileSync(pin, 'utf8')) !== basis) {
+      renameSync(pin, target);
+      throw new NoteChangedError(rel);
+    }
+  } finally {
+    rmSync(pin, { force: true });
+  }
 }
 
 /** Puts `tmp` at the free path `target`; NoteChangedError when another program created it. */
