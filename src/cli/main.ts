@@ -10,7 +10,7 @@ import { VERSION } from '../version.js';
 import { checkExposure, HELP, parseCommand, UsageError } from './args.js';
 import { runCheck } from './check.js';
 import { createDemoVault } from './demo-vault.js';
-import { runMcpOverStdio } from './mcp.js';
+import { runMcp } from './mcp.js';
 
 function fail(message: string, code: number): never {
   process.stderr.write(`taskdown: ${message}\n`);
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const { config } = command;
   if (command.kind === 'mcp') {
     try {
-      await runMcpOverStdio(config);
+      await runMcp(config);
     } catch (err) {
       fail(describeStartError(err), 1);
     }

@@ -1,15 +1,61 @@
 /**
  * `taskdown mcp`: the MCP tools on stdin/stdout for a desktop agent that starts its MCP servers
- * as child processes. The process opens the vault itself, with every service a `serve` runs
- * (webhooks, reminders, pomodoro timers), and speaks nothing but JSON-RPC on stdout: logs go to
- * stderr. It ends when the agent closes stdin, or on SIGINT/SIGTERM, after persisting state.
+ * as child processes, speaking nothing but JSON-RPC on stdout (logs go to stderr).
+ *
+ * When a `taskdown serve` already runs on the data dir, the process forwards the agent's messages
+ * to that server's `/mcp` (src/cli/mcp-forward.ts): one Taskdown per data dir, and the agent sees
+ * what the server's other clients do. Otherwise it opens the vault itself, with every service a
+ * `serve` runs (webhooks, reminders, pomodoro timers), and ends when the agent closes stdin, or on
+ * SIGINT/SIGTERM, after persisting state.
  */
 import type { ServerConfig } from '../config/config.js';
 import { createProcessLogger } from '../process-logger.js';
+import type { Logger } from '../core/logger.js';
+import { readRunningServer, type LockOwner } from '../core/state/instance-lock.js';
+import { SettingsStore } from '../core/state/settings.js';
 import { createServices } from '../services.js';
+import { forwardMcpOverStdio } from './mcp-forward.js';
 
-export async function runMcpOverStdio(config: ServerConfig): Promise<void> {
+/** How long to wait for a server that holds the data dir but does not listen yet. */
+const STARTING_SERVER_WAIT_MS = 10_000;
+
+export async function runMcp(config: ServerConfig): Promise<void> {
   const log = await createProcessLogger(config);
+  const running = await listeningServer(config.dataDir);
+  if (running) {
+    // The server's token: the one given to this command, else the settings page's (the data dir
+    // is this user's). A server started with another --token refuses it, in one line.
+    const token = config.token ?? (await SettingsStore.open(config.dataDir)).get().apiToken;
+    await forwardMcpOverStdio({ url: reachableUrl(running.url), pid: running.pid, token }, log);
+    return;
+  }
+  await runMcpLocally(config, log);
+}
+
+/**
+ * The `serve` that holds the data dir, once it listens (a starting one records its URL within
+ * moments). Undefined when none runs, or when the holder is another `taskdown mcp`: that one has
+ * no URL, and opening the vault then reports it.
+ */
+async function listeningServer(dataDir: string): Promise<(LockOwner & { url: string }) | undefined> {
+  const deadline = Date.now() + STARTING_SERVER_WAIT_MS;
+  for (;;) {
+    const owner = readRunningServer(dataDir);
+    if (owner?.url) return { ...owner, url: owner.url };
+    if (!owner || owner.command !== 'serve' || Date.now() > deadline) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A server bound to every address (0.0.0.0, ::) is reached on loopback. */
+function reachableUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.hostname === '0.0.0.0') parsed.hostname = '127.0.0.1';
+  else if (parsed.hostname === '[::]') parsed.hostname = '[::1]';
+  return parsed.origin;
+}
+
+async function runMcpLocally(config: ServerConfig, log: Logger): Promise<void> {
   const runtime = await createServices({ config, log, command: 'mcp' });
   const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/stdio.js'),

@@ -42,20 +42,34 @@ describe('one Taskdown per data dir', () => {
     assert.equal((await first.request('GET', '/api/health')).status, 200, 'the first one still serves');
   });
 
-  it('so does taskdown mcp', async () => {
-    const child = spawn(
-      process.execPath,
-      [builtCli(), 'mcp', '--vault', first.vault, '--data-dir', first.dataDir],
-      {
-        env: { ...process.env, ...isolatedHome(), TASKDOWN_LOG_LEVEL: 'warn' },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    assert.equal(code, 1);
-    assert.match(stderr, new RegExp(`^taskdown: the data dir .* is in use by process ${first.process.pid} `));
+  it('so does a second taskdown mcp (next to a serve, mcp forwards to it: mcp-forward.test.ts)', async () => {
+    const data = await tempDir('taskdown-mcp-lock-');
+    const env = { ...process.env, ...isolatedHome(), TASKDOWN_LOG_LEVEL: 'info' };
+    const args = [builtCli(), 'mcp', '--vault', first.vault, '--data-dir', data.dir];
+    const holder = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    try {
+      let holderLog = '';
+      holder.stderr.setEncoding('utf8').on('data', (c: string) => (holderLog += c));
+      holder.stdout.resume();
+      while (!holderLog.includes('MCP server on stdio')) {
+        assert.equal(holder.exitCode, null, holderLog);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      assert.equal(code, 1);
+      assert.match(
+        stderr,
+        new RegExp(`^taskdown: the data dir .* is in use by process ${holder.pid} \\(taskdown mcp, `),
+      );
+    } finally {
+      const exited = new Promise((resolve) => holder.once('exit', resolve));
+      holder.stdin.end();
+      await exited;
+      await data.cleanup();
+    }
   });
 
   it('after kill -9 the next start takes the lock over', async () => {

@@ -46,7 +46,8 @@ export const mcpRoutes: RouteSpec[] = [
     description:
       'JSON-RPC messages of the Model Context Protocol: `initialize`, `tools/list`, `tools/call` of the ' +
       "TaskNotes plugin's 25 tools (`tasknotes_list_tasks` … `tasknotes_health_check`) and Taskdown's " +
-      'own. Requests need `Accept: application/json, text/event-stream` and `Content-Type: ' +
+      'own: skip/unskip instance, `tasknotes_parse_text`, and a tool for each webhook route. `taskdown mcp` ' +
+      'on the same data dir forwards its stdio messages here. Requests need `Accept: application/json, text/event-stream` and `Content-Type: ' +
       'application/json`; answers are JSON (202 without a body for notifications). A failing tool answers ' +
       "a result with `isError: true` and the API's error message. Same token as `/api`.",
     tags: T,
