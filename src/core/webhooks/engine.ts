@@ -79,6 +79,11 @@ interface Lane {
    * read made before their commit is announced).
    */
   seenUpTo: number;
+  /**
+   * Deliveries sent again while their last outcome waited for its commit: a read skipped them
+   * (in flight), so the lane reads the store again once that commit is done.
+   */
+  again: Set<string>;
   wake?: TimerHandle;
   wakeAt: number;
 }
@@ -164,8 +169,9 @@ export class WebhookEngine {
   }
 
   /** Sends a delivery again now (the store already made it pending with a new round). */
-  redeliver(webhookId: string): void {
+  redeliver(webhookId: string, deliveryId: string): void {
     const lane = this.lane(webhookId);
+    if (lane.inFlight.has(deliveryId)) lane.again.add(deliveryId);
     lane.complete = false;
     this.pump(lane);
     this.deps.activity.notify([webhookId]);
@@ -235,6 +241,7 @@ export class WebhookEngine {
         ready: [],
         complete: false,
         seenUpTo: 0,
+        again: new Set(),
         wakeAt: Infinity,
       };
       this.lanes.set(webhookId, lane);
@@ -496,8 +503,11 @@ export class WebhookEngine {
         // Lost with the failed commit: the deliveries are as they were; try again a little later.
         lane.complete = true;
         this.wakeAt(lane, now + STORE_ERROR_PAUSE_MS);
-      } else if (outcome.nextAttemptAt !== undefined && outcome.nextAttemptAt <= now) {
-        // Its wake came while the outcome was not yet committed, and skipped it.
+      } else if (
+        lane.again.delete(outcome.delivery.id) ||
+        (outcome.nextAttemptAt !== undefined && outcome.nextAttemptAt <= now)
+      ) {
+        // Sent again, or its wake came, while the outcome was not yet committed: a read skipped it.
         lane.complete = false;
       }
     }

@@ -138,7 +138,7 @@ export async function createWebhookService(deps: WebhookServiceDeps): Promise<We
       requireSendable(found.webhookId);
       if (!engine.sending(found.webhookId, id)) {
         deliveries.redeliver(id, clock.now());
-        engine.redeliver(found.webhookId);
+        engine.redeliver(found.webhookId, id);
       }
       return withoutLog(deliveries.get(id) as DeliveryDetail);
     },

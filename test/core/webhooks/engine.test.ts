@@ -479,6 +479,28 @@ describe('webhook delivery engine', () => {
       assert.equal(delivery()?.status, 'success');
     });
 
+    it('sends a delivery again that is redelivered while its outcome waits for the commit', async () => {
+      // The outcome of an attempt is written in the turn's transaction and committed a moment
+      // later; a redelivery in between (an API call seeing the finished delivery) must not be lost.
+      const hook = await h.service.create({ url: h.receiver.url, events: ['task.created'] });
+      const writeSoon = h.store.writeSoon.bind(h.store);
+      let redelivered = false;
+      h.store.writeSoon = (write) => {
+        const result = writeSoon(write);
+        const first = delivery();
+        if (!redelivered && first?.status === 'success') {
+          redelivered = true;
+          h.service.redeliver(first.id);
+        }
+        return result;
+      };
+      h.emit('task.created', { task: task() });
+      await h.receiver.waitFor(2);
+      await h.until(() => delivery()?.attempts === 2 && h.service.get(hook.id).successCount === 2);
+      assert.ok(redelivered);
+      assert.equal(delivery()?.status, 'success');
+    });
+
     it('gives a failed delivery a new round of retries', async () => {
       h.receiver.respond(() => 500);
       await h.service.create({ url: h.receiver.url, events: ['task.created'], retrySchedule: [1] });

@@ -32,6 +32,7 @@ export interface HarnessOptions {
 
 export interface Harness {
   clock: ManualClock;
+  store: Store;
   events: EventBus;
   journal: EventJournal;
   settings: SettingsStore;
@@ -79,7 +80,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       ...(options.maxInFlight ? { maxInFlight: options.maxInFlight } : {}),
       ...(options.random ? { random: options.random } : {}),
     });
-    return { events, journal, settings, service };
+    return { store, events, journal, settings, service };
   };
   const shut = async (h: Harness) => {
     await h.service.stop();
