@@ -3,6 +3,8 @@
 //                               included, in one CommonJS file (esbuild)
 //   dist/bin/taskdown.js        the launcher (src/cli/launcher.ts, package.json "bin")
 //   dist/bin/THIRD-PARTY-NOTICES.txt  licences of the packages bundled into server.cjs
+//   dist/docs-ui/               Swagger UI's browser files with their licences (copied from
+//                               @fastify/swagger-ui and third_party/swagger-ui)
 //   dist/bin/server.cjs.<V8 version>.cache
 //                               V8 code cache of server.cjs for the Node that ran the build,
 //                               written by the warm-up run below (other Nodes use their own
@@ -11,7 +13,7 @@
 // compiling what a start runs (docs/performance.md). tsc still type-checks and emits dist/src
 // (the conformance adapter and in-process tools use it).
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,7 +39,7 @@ const server = await build({
   // Every package in `dependencies` and `optionalDependencies` is installed with Taskdown and
   // loaded from node_modules; all other code is bundled (those packages are devDependencies), so
   // nothing is both. Installed:
-  // swagger-ui-dist, a folder of static files served as they are; the NLP parser
+  // the NLP parser
   // (tasknotes-nlp-core with chrono's locale tables, 0.6 MB), which loads on the first NLP request
   // only and, bundled, would make V8 hold the whole bundle's source as a two-byte string (its
   // regular expressions are not ASCII); better-sqlite3 (optional: the SQLite driver on Node 20
@@ -75,12 +77,53 @@ await build({
 chmodSync(LAUNCHER, 0o755);
 
 writeThirdPartyNotices(server.metafile, `${OUT}/THIRD-PARTY-NOTICES.txt`, SERVER);
+copyDocsUi();
 
 // The source is held in memory as long as the server runs: as a one-byte string when it is ASCII.
 if (readFileSync(SERVER).some((byte) => byte > 0x7f)) throw new Error(`${SERVER} is not ASCII`);
 
 await warmUp();
 if (!existsSync(CACHE)) throw new Error(`the warm-up run wrote no ${CACHE}`);
+
+/**
+ * Swagger UI's files as @fastify/swagger-ui ships them (its `static/` folder; the bundle cannot
+ * find that folder from dist/bin), only those the page loads, with Swagger UI's licence files,
+ * which that package leaves out (third_party/swagger-ui/README.md).
+ */
+function copyDocsUi() {
+  const from = path.join('node_modules', '@fastify', 'swagger-ui', 'static');
+  const licences = path.join('third_party', 'swagger-ui');
+  const to = path.join('dist', 'docs-ui');
+  const version = /^Swagger UI version: (\S+)$/m.exec(
+    readFileSync(path.join(licences, 'README.md'), 'utf8'),
+  )?.[1];
+  const bundle = readFileSync(path.join(from, 'swagger-ui-bundle.js'), 'latin1');
+  if (!version || !bundle.includes(`PACKAGE_VERSION:"${version}"`)) {
+    throw new Error(`@fastify/swagger-ui no longer ships Swagger UI ${version}: update ${licences}`);
+  }
+  rmSync(to, { recursive: true, force: true });
+  mkdirSync(to, { recursive: true });
+  for (const name of [
+    'swagger-ui-bundle.js',
+    'swagger-ui-standalone-preset.js',
+    'swagger-ui.css',
+    'index.css',
+    'favicon-16x16.png',
+    'favicon-32x32.png',
+    'oauth2-redirect.html',
+    'oauth2-redirect.js',
+  ]) {
+    copyFileSync(path.join(from, name), path.join(to, name));
+  }
+  for (const name of [
+    'LICENSE',
+    'NOTICE',
+    'swagger-ui-bundle.js.LICENSE.txt',
+    'swagger-ui-standalone-preset.js.LICENSE.txt',
+  ]) {
+    copyFileSync(path.join(licences, name), path.join(to, name));
+  }
+}
 
 /**
  * Runs the built server once on a demo vault with the requests a typical start serves, then stops

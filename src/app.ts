@@ -10,6 +10,8 @@ import { AuthLockout } from './http/gates/auth-lockout.js';
 import { HostPolicy } from './http/gates/host.js';
 import { allRoutes } from './http/routes/index.js';
 import { buildHttpServer, listen } from './http/server.js';
+import { installDocsUi } from './http/static/docs-ui.js';
+import { installSettingsPage } from './http/static/settings-page.js';
 import { EventStreamHub } from './http/sse/stream-hub.js';
 import { createProcessLogger } from './process-logger.js';
 import { createServices, type Services } from './services.js';
@@ -59,6 +61,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     http = await buildHttpServer({
       ctx,
       routes: allRoutes,
+      plugins: [installDocsUi, installSettingsPage],
       log,
       token: () => config.token ?? services.settings.get().apiToken,
       apiEnabled: () => services.settings.get().apiEnabled,

@@ -1,7 +1,8 @@
 /**
  * Builds the Fastify instance from the shell's parts: body parsing (body-parser.ts), the gates
  * (gates/), the error mapping (error-handler.ts), the request log line (request-log.ts) and every
- * registered route (register-route.ts). Fastify is confined to src/http; the domain never sees it.
+ * registered route (register-route.ts), then the plugins the caller adds (the static files of
+ * Swagger UI and the settings page: static/). Fastify is confined to src/http; the domain never sees it.
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -28,6 +29,8 @@ export const HEADERS_TIMEOUT_MS = 15_000;
 export interface HttpServerDeps extends GateDeps {
   ctx: AppContext;
   routes: RouteSpec[];
+  /** Registered after the routes: parts served by Fastify plugins rather than RouteSpecs. */
+  plugins?: Array<(app: FastifyInstance, ctx: AppContext) => Promise<void>>;
   log: FastifyBaseLogger;
 }
 
@@ -59,6 +62,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   await app.register(swagger, openApiOptions(deps.ctx));
 
   for (const spec of deps.routes) registerRoute(app, spec, deps.ctx);
+  for (const install of deps.plugins ?? []) await install(app, deps.ctx);
   return app;
 }
 

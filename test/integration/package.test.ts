@@ -41,11 +41,17 @@ function get(url: string): Promise<{ status: number; body: string }> {
   });
 }
 
-/** Starts the installed executable as npm linked it; resolves with its health answer. */
+/** Files of the package the server serves, beside the API: the status each answers. */
+const SERVED = ['/', '/assets/main.js', '/api/docs/ui', '/api/docs/ui/static/swagger-ui-bundle.js'];
+
+/**
+ * Starts the installed executable as npm linked it; resolves with its health answer and what the
+ * paths in SERVED answer.
+ */
 async function serveAndCheck(
   bin: string,
   dir: string,
-): Promise<{ status: number; body: string; stderr: string }> {
+): Promise<{ status: number; body: string; stderr: string; served: Record<string, number> }> {
   const child = spawn(
     process.execPath,
     [
@@ -81,7 +87,9 @@ async function serveAndCheck(
       });
       void exited.then(() => reject(new Error(`the installed taskdown exited before listening:\n${stderr}`)));
     });
-    return { ...(await get(`${url}/api/health`)), stderr };
+    const served: Record<string, number> = {};
+    for (const p of SERVED) served[p] = (await get(`${url}${p}`)).status;
+    return { ...(await get(`${url}/api/health`)), stderr, served };
   } finally {
     child.kill('SIGTERM');
     await exited;
@@ -136,6 +144,10 @@ describe('the npm package', () => {
       'dist/bin/THIRD-PARTY-NOTICES.txt',
       'dist/web/index.html',
       'dist/web/THIRD-PARTY-NOTICES.txt',
+      'dist/docs-ui/swagger-ui-bundle.js',
+      'dist/docs-ui/LICENSE',
+      'dist/docs-ui/NOTICE',
+      'dist/docs-ui/swagger-ui-bundle.js.LICENSE.txt',
     ]) {
       assert.ok(files.includes(needed), `${needed} is not in the package`);
     }
@@ -181,6 +193,18 @@ describe('the npm package', () => {
     const res = await serveAndCheck(bin, path.join(tmp.dir, 'run-1'));
     assert.equal(res.status, 200, res.stderr);
     assert.equal((JSON.parse(res.body) as { data: { status: string } }).data.status, 'ok');
+    // The settings page and Swagger UI from the package's own files.
+    assert.deepEqual(res.served, Object.fromEntries(SERVED.map((p) => [p, 200])));
+  });
+
+  it('installs no telemetry package', async () => {
+    // swagger-ui-dist depends on @scarf/scarf, which reports installs; Swagger UI's files come
+    // from @fastify/swagger-ui at build time instead, so nothing installed depends on it.
+    const { stdout } = await run(NPM, ['ls', '--all', '--json', '--prefix', path.join(tmp.dir, 'prefix')], {
+      cwd: tmp.dir,
+      maxBuffer: 16 * 1024 * 1024,
+    }).catch((err: { stdout: string }) => ({ stdout: err.stdout }));
+    assert.doesNotMatch(stdout, /"@scarf\/scarf"|"swagger-ui-dist"/);
   });
 
   it('serves as well with a code cache made by another Node version', async () => {

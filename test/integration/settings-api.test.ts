@@ -43,6 +43,16 @@ describe('settings page: static files', () => {
     assert.match(css.headers.get('content-type') ?? '', /^text\/css/);
     const icon = await server.request('GET', '/assets/favicon.svg');
     assert.equal(icon.status, 200);
+    // Revalidated, not fetched again: the files are served with an ETag and no-cache.
+    const etag = js.headers.get('etag');
+    assert.ok(etag);
+    assert.equal(js.headers.get('cache-control'), 'no-cache');
+    // fetch() would add `Cache-Control: no-cache` to a conditional request; a browser revalidating sends this.
+    const again = await server.request('GET', '/assets/main.js', undefined, {
+      'If-None-Match': etag,
+      'Cache-Control': 'max-age=0',
+    });
+    assert.equal(again.status, 304);
   });
 
   it('serves nothing outside dist/web/assets', async () => {

@@ -11,7 +11,6 @@ import type { AppContext } from '../context.js';
 import { defineRoute, ok, type RouteSpec } from '../route.js';
 import { VERSION } from '../../version.js';
 import { settingsCalendarRoutes } from './settings-calendars.js';
-import { settingsPageRoutes } from './settings-page.js';
 import { settingsWebhookRoutes } from './settings-webhooks.js';
 
 const T = ['settings'];
@@ -112,5 +111,4 @@ export const settingsRoutes: RouteSpec[] = [
   ...apiRoutes,
   ...settingsWebhookRoutes,
   ...settingsCalendarRoutes,
-  ...settingsPageRoutes,
 ];
