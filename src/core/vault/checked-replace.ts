@@ -14,8 +14,8 @@
  * then pinned: a hard link to whatever the path holds is made right before the rename. Making a
  * link takes the folder, like a rename, so it waits for a rename in progress and pins its result.
  * After our rename the pinned file is read: if it is not the text the change was computed from,
- * another program's save landed after the check; it is put back and the change is redone on it
- * (NoteChangedError). What remains is a save landing between two back-to-back system calls
+ * another program's save landed after the check; it is put back (unless that program has saved
+ * again since) and the change is redone on what the note then holds (NoteChangedError). What remains is a save landing between two back-to-back system calls
  * (link, rename), with no JavaScript between them.
  *
  * Renaming the note aside first and linking the new text in would close even that, but leaves
@@ -63,6 +63,7 @@ export function checkedReplace(rel: string, basis: string | undefined): (tmp: st
  * not the text hashing to `basis`, it is put back and NoteChangedError is thrown.
  */
 function pinnedReplace(tmp: string, target: string, rel: string, basis: string): void {
+  const ours = statSync(tmp).ino;
   const pin = tempPathFor(target);
   try {
     linkSync(target, pin);
@@ -76,11 +77,33 @@ function pinnedReplace(tmp: string, target: string, rel: string, basis: string):
     // Nothing between the link and the rename: that gap is the only one left.
     renameSync(tmp, target);
     if (hashText(readFileSync(pin, 'utf8')) !== basis) {
-      renameSync(pin, target);
+      putBack(pin, target, ours);
       throw new NoteChangedError(rel);
     }
   } finally {
     rmSync(pin, { force: true });
+  }
+}
+
+/**
+ * Puts another program's save (pinned at `pin`) back in place of our text (inode `ours`), unless
+ * that program saved again after our rename: its newer save stays (it was made after the pinned
+ * one, so it holds what that program meant), where putting the older one back would destroy it.
+ * Our text is looked at through a second pin, for the same reason as above.
+ */
+function putBack(pin: string, target: string, ours: number): void {
+  const guard = tempPathFor(target);
+  try {
+    linkSync(target, guard);
+  } catch (err) {
+    // Deleted since: the deletion is the newest change, and stays.
+    if (code(err) === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    if (statSync(guard).ino === ours) renameSync(pin, target);
+  } finally {
+    rmSync(guard, { force: true });
   }
 }
 
