@@ -1,9 +1,10 @@
 /**
- * JSON text of read-only task objects, cached per object. The task index hands out frozen
- * TaskInfo objects that are replaced (never mutated) when a note changes, so the text of a frozen
- * object can be reused until the object is dropped; a large query answer is then written from
+ * JSON text of read-only task objects, cached per object. The task index hands out shared
+ * TaskInfo objects that are replaced (never mutated) when a note changes (shared-views.ts), so
+ * the text of a shared object can be reused until the object is dropped; a large query answer is then written from
  * cached strings instead of a fresh JSON.stringify of every task (the biggest cost of that route).
  */
+import { isShared } from '../core/tasks/shared-views.js';
 import type { TaskInfo } from '../core/tasks/task-info.js';
 import type { RawResult } from './route.js';
 
@@ -13,8 +14,8 @@ export function taskJson(task: TaskInfo): string {
   let text = cache.get(task);
   if (text === undefined) {
     text = JSON.stringify(task);
-    // Only frozen objects: anything else could change after its text was taken.
-    if (Object.isFrozen(task)) cache.set(task, text);
+    // Only the index's shared objects: anything else could change after its text was taken.
+    if (isShared(task)) cache.set(task, text);
   }
   return text;
 }

@@ -3,6 +3,7 @@
  * predicate, so per-task work is only reading values and comparing. Condition values (relative
  * dates included) are resolved at compile time against the run's local "today".
  */
+import { isShared } from '../tasks/shared-views.js';
 import type { TaskInfo } from '../tasks/task-info.js';
 import type { QueryContext } from './context.js';
 import { parseDate, resolveConditionDate, type ParsedDate } from './dates.js';
@@ -211,7 +212,7 @@ function compileContains(
 }
 
 /**
- * Lower-cased tag lists, kept per list of a frozen task: the index replaces (never mutates) a
+ * Lower-cased tag lists, kept per list of a shared task (shared-views.ts): the index replaces (never mutates) a
  * task when its note changes, so the work is done once per task version instead of on every
  * query. Lists of tasks that may still change are lower-cased afresh.
  */
@@ -246,7 +247,7 @@ function tagsContain(value: ConditionValue, read: (t: TaskInfo) => unknown): Pre
   return (task) => {
     const raw = read(task);
     const tags = Array.isArray(raw)
-      ? lowerCased(raw, Object.isFrozen(task))
+      ? lowerCased(raw, isShared(task))
       : raw === undefined || raw === null
         ? []
         : [String(raw).toLowerCase()];

@@ -43,6 +43,7 @@ import { MAPPED_FIELDS } from './task-fields.js';
 import { roleMappingOf, type RoleMapping } from './role-mapping.js';
 import { validateTask, type ValidationIssue, type ValidationReport } from '../validation/validate-task.js';
 import { blockingIssues, validationFailure, type ValidationMode } from '../validation/write-check.js';
+import { markShared } from './shared-views.js';
 import { TaskGraph, type TaskBase } from './task-graph.js';
 import type { TaskInfo } from './task-info.js';
 import {
@@ -557,7 +558,7 @@ export class TaskService {
   private cachedView(record: TaskRecord): TaskInfo {
     let view = this.views.get(record);
     if (!view) {
-      view = Object.freeze(this.tagged(this.view(record), record.hash)) as TaskInfo;
+      view = markShared(this.tagged(this.view(record), record.hash));
       this.views.set(record, view);
     }
     return view;

@@ -1,0 +1,23 @@
+/**
+ * The read shapes the task index hands out and keeps (TaskService's view cache): they are
+ * replaced when a note changes, never mutated, so what is derived from one (its JSON text, its
+ * lower-cased tags) can be cached per object until the object is dropped.
+ *
+ * They are marked here rather than frozen: V8 gives each object frozen by Object.freeze a hidden
+ * class of its own, which made every property read of the query filter megamorphic (measured on
+ * the scale bench: docs/performance.md, "Queries"). Nothing may mutate a shared view: code that needs a
+ * variant copies it (the detail and precondition answers of TaskService do).
+ */
+import type { TaskInfo } from './task-info.js';
+
+const shared = new WeakSet<object>();
+
+export function markShared<T extends TaskInfo>(view: T): T {
+  shared.add(view);
+  return view;
+}
+
+/** Whether `view` is one of the index's kept read shapes (never mutated). */
+export function isShared(view: object): boolean {
+  return shared.has(view);
+}
