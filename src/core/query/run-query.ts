@@ -5,6 +5,7 @@
  * twice.
  */
 import type { TaskInfo } from '../tasks/task-info.js';
+import { candidates } from './candidates.js';
 import { QueryContext } from './context.js';
 import { compileFilter } from './evaluate.js';
 import { groupTasks, type TaskGroup } from './group.js';
@@ -25,7 +26,7 @@ export interface QueryResult {
 export function runQuery(rawQuery: unknown, env: QueryEnv): QueryResult {
   const query = parseFilterQuery(rawQuery, env.settings);
   const ctx = new QueryContext(env);
-  const matches = env.tasks.filter(compileFilter(query.root, ctx));
+  const matches = candidates(env.tasks, query.root).filter(compileFilter(query.root, ctx));
   const { offset, limit } = query.page;
   const end = limit === undefined ? Infinity : offset + limit;
   // Ungrouped, a page is the head of the sorted matches: only that head is sorted.

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { candidates } from '../../../src/core/query/candidates.js';
+import { runQuery } from '../../../src/core/query/run-query.js';
+import type { FilterNode } from '../../../src/core/query/types.js';
+import { env, task } from './fixtures.js';
+
+const STATUSES = ['none', 'open', 'in-progress', 'done'];
+const PRIORITIES = ['none', 'low', 'normal', 'high'];
+
+/** 400 tasks with every combination of status, priority and a few other fields, in path order. */
+const TASKS = Array.from({ length: 400 }, (_, i) =>
+  task(`Tasks/t${String(i).padStart(3, '0')}.md`, {
+    status: STATUSES[i % 4],
+    priority: i % 10 === 3 ? 'high' : PRIORITIES[i % 3],
+    contexts: i % 3 === 0 ? ['@phone'] : [],
+    due: `2026-03-${String((i % 28) + 1).padStart(2, '0')}`,
+  }),
+);
+
+const cond = (property: string, operator: string, value?: unknown) => ({
+  type: 'condition',
+  id: `${property}-${operator}`,
+  property,
+  operator,
+  ...(value === undefined ? {} : { value }),
+});
+const group = (conjunction: 'and' | 'or', ...children: unknown[]) => ({
+  type: 'group',
+  id: 'root',
+  conjunction,
+  children,
+});
+
+describe('query candidates', () => {
+  it('narrows an AND with `status is` / `priority is` to the smallest bucket, in list order', () => {
+    const root = group('and', cond('status', 'is', 'open'), cond('priority', 'is', 'high')) as FilterNode;
+    const got = candidates(TASKS, root);
+    assert.equal(got.length, 40);
+    assert.ok(got.every((t) => t.priority === 'high'));
+    assert.deepEqual(
+      got.map((t) => t.path),
+      TASKS.filter((t) => t.priority === 'high').map((t) => t.path),
+    );
+  });
+
+  it('leaves every other query to the whole list', () => {
+    for (const root of [
+      group('or', cond('status', 'is', 'open')),
+      group('and', cond('status', 'is-not', 'open')),
+      group('and', cond('status', 'is', ['open', 'done'])),
+      group('and', cond('title', 'is', 'x')),
+      cond('status', 'is', 'open'),
+    ]) {
+      assert.equal(candidates(TASKS, root as FilterNode), TASKS, JSON.stringify(root));
+    }
+  });
+
+  it('gives every query the result a filter over the whole list gives', () => {
+    const queries = [
+      group('and', cond('status', 'is', 'open'), cond('contexts', 'contains', '@phone')),
+      group('and', cond('priority', 'is', 'low'), cond('status', 'is', 'done')),
+      group('and', cond('status', 'is', 'nonexistent')),
+      group(
+        'and',
+        cond('status', 'is', 'open'),
+        group('or', cond('priority', 'is', 'high'), cond('due', 'is-before', '2026-03-05')),
+      ),
+      group('or', cond('status', 'is', 'open'), cond('priority', 'is', 'high')),
+    ];
+    for (const root of queries) {
+      for (const sort of [
+        {},
+        { sortKey: 'due', sortDirection: 'desc' },
+        { sortKey: 'priority', limit: 7, offset: 3 },
+      ]) {
+        const query = { ...root, ...sort };
+        const indexed = runQuery(query, env(TASKS));
+        // Nested in an AND with a condition every task meets, the query is the same but no
+        // longer narrowed: the whole list is filtered.
+        const whole = runQuery({ ...group('and', root, cond('path', 'is-not-empty')), ...sort }, env(TASKS));
+        assert.deepEqual(
+          indexed.tasks.map((t) => t.path),
+          whole.tasks.map((t) => t.path),
+          JSON.stringify(query),
+        );
+        assert.equal(indexed.filtered, whole.filtered);
+      }
+    }
+  });
+});
