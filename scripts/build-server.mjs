@@ -46,8 +46,11 @@ const server = await build({
   // only, docs/store.md), a native addon whose JavaScript finds the compiled `.node` file relative
   // to its own package folder; the MCP SDK and zod (~1 MB), which
   // load on the first MCP request only (at once in `taskdown mcp`), so a server no agent talks to
-  // never compiles them; rrule and semver, which the NLP parser and better-sqlite3's install step
-  // need installed anyway.
+  // never compiles them; undici, the outbound HTTP client, which loads on the first webhook
+  // delivery or calendar fetch only (src/core/net/http-client.ts); rrule, which the NLP parser
+  // needs installed anyway. (semver, which only Fastify uses, is bundled: loaded from
+  // node_modules it cost about 15 ms of every start, its 40 small files resolved and compiled
+  // without the code cache; other installed packages may still bring a copy of their own.)
   external: [...Object.keys(PACKAGE.dependencies ?? {}), ...Object.keys(PACKAGE.optionalDependencies ?? {})],
   // The licence notices of what is bundled are written beside the bundle (below).
   metafile: true,

@@ -7,11 +7,30 @@
  *   check of the resolved address before each connection (the webhook engine gives every webhook
  *   one, so a receiver that hangs holds only its own connections).
  */
-import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent as AgentT, buildConnector as BuildConnectorT, Dispatcher, fetch as FetchT } from 'undici';
 
 export type { Dispatcher };
-export type FetchInit = NonNullable<Parameters<typeof undiciFetch>[1]>;
-export type FetchResponse = Awaited<ReturnType<typeof undiciFetch>>;
+export type FetchInit = NonNullable<Parameters<typeof FetchT>[1]>;
+export type FetchResponse = Awaited<ReturnType<typeof FetchT>>;
+
+interface Undici {
+  Agent: typeof AgentT;
+  buildConnector: typeof BuildConnectorT;
+  fetch: typeof FetchT;
+}
+
+let loaded: Undici | undefined;
+
+/**
+ * undici, loaded on the first outbound call: a server with no webhook and no calendar never loads
+ * it. It is an installed dependency, not bundled, so that it can load late without the bundle
+ * evaluating it at every start: about 20 ms of a start on the task bench (docs/performance.md).
+ */
+function undici(): Undici {
+  loaded ??= createRequire(import.meta.url)('undici') as Undici;
+  return loaded;
+}
 
 /**
  * Resolves `host` and returns the address to connect to, or rejects (with the reason as the
@@ -36,16 +55,22 @@ export interface HttpClient {
 const CONNECT_TIMEOUT_MS = 10_000;
 
 export function createHttpClient(): HttpClient {
-  const shared = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS } });
+  let shared: AgentT | undefined;
   return {
-    fetch: (url, init = {}) => undiciFetch(url, { ...init, dispatcher: shared }),
-    pool: ({ connections, check }) => new Agent({ connections, connect: connector(check) }),
-    close: () => shared.close(),
+    fetch: (url, init = {}) => {
+      const { Agent, fetch } = undici();
+      shared ??= new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS } });
+      return fetch(url, { ...init, dispatcher: shared });
+    },
+    pool: ({ connections, check }) => new (undici().Agent)({ connections, connect: connector(check) }),
+    close: async () => {
+      await shared?.close();
+    },
   };
 }
 
-function connector(check: AddressCheck | undefined): buildConnector.connector {
-  const base = buildConnector({ timeout: CONNECT_TIMEOUT_MS });
+function connector(check: AddressCheck | undefined): BuildConnectorT.connector {
+  const base = undici().buildConnector({ timeout: CONNECT_TIMEOUT_MS });
   if (!check) return base;
   return (options, callback) => {
     const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
