@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { copyFile, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -148,13 +149,18 @@ describe('the npm package', () => {
       'dist/docs-ui/LICENSE',
       'dist/docs-ui/NOTICE',
       'dist/docs-ui/swagger-ui-bundle.js.LICENSE.txt',
+      'native/rename-exchange/binding.gyp',
+      'native/rename-exchange/rename_exchange.c',
+      'scripts/build-native.mjs',
     ]) {
       assert.ok(files.includes(needed), `${needed} is not in the package`);
     }
     assert.deepEqual(
-      files.filter((f) => /\.map$|^dist\/src\/|^src\/|^test\/|^bench\/|^conformance\//.test(f)),
+      files.filter((f) =>
+        /\.map$|^dist\/src\/|^src\/|^test\/|^bench\/|^conformance\/|\.node$|\/build\//.test(f),
+      ),
       [],
-      'source maps, sources, tests or fixtures in the package',
+      'source maps, sources, tests, fixtures or compiled addons in the package',
     );
     assert.ok(
       files.some((f) => /^dist\/bin\/server\.cjs\..+\.cache$/.test(f)),
@@ -196,6 +202,34 @@ describe('the npm package', () => {
     // The settings page and Swagger UI from the package's own files.
     assert.deepEqual(res.served, Object.fromEntries(SERVED.map((p) => [p, 200])));
   });
+
+  it(
+    'builds its rename-exchange addon at install, where a compiler is',
+    { skip: !['linux', 'darwin'].includes(process.platform) },
+    async () => {
+      // The install above skipped scripts; `npm rebuild` runs the package's install script as
+      // `npm install` does.
+      const prefix = path.join(tmp.dir, 'prefix');
+      const { stderr } = await run(
+        NPM,
+        ['rebuild', 'taskdown', '--prefix', prefix, '--no-audit', '--no-fund'],
+        {
+          cwd: tmp.dir,
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      );
+      assert.doesNotMatch(stderr, /could not be built|does not load/);
+      const addon = createRequire(import.meta.url)(
+        path.join(installed, 'native', 'rename-exchange', 'build', 'Release', 'rename_exchange.node'),
+      ) as { exchange(a: string, b: string): number };
+      const a = path.join(tmp.dir, 'swap-a');
+      const b = path.join(tmp.dir, 'swap-b');
+      await writeFile(a, 'a');
+      await writeFile(b, 'b');
+      assert.equal(addon.exchange(a, b), 0);
+      assert.deepEqual([await readFile(a, 'utf8'), await readFile(b, 'utf8')], ['b', 'a']);
+    },
+  );
 
   it('installs no telemetry package', async () => {
     // swagger-ui-dist depends on @scarf/scarf, which reports installs; Swagger UI's files come

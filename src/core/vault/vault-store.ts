@@ -18,6 +18,7 @@ import { conflict } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { tempPathFor, writeFileAtomic } from './atomic-write.js';
 import { checkedReplace } from './checked-replace.js';
+import { warnIfNoSwap } from './rename-exchange.js';
 import { clearVaultDebris } from './crash-debris.js';
 import { NoteChangedError } from './note-changed.js';
 import { IndexSnapshot, stampOf, type SnapshotEntry } from './index-snapshot.js';
@@ -373,6 +374,7 @@ export class VaultStore<P> {
     const entry = inspectVaultPath(this.options.policy, rel);
     if (entry.kind === 'refused') throw refusedPath('write', rel);
     if (entry.kind === 'folder') throw refusedPath('write', rel, 'it is a folder');
+    warnIfNoSwap(this.options.log);
     await writeFileAtomic(entry.real, text, { mkdir: true, replace: checkedReplace(rel, basis ?? undefined) });
   }
 

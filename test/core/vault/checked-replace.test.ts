@@ -1,7 +1,8 @@
 /**
- * The last step of a note write against another program's saves landing at each point of it. The
- * other program is simulated by wrapping `fs.linkSync` and `fs.renameSync` (published to the ESM
- * named imports with syncBuiltinESMExports), so each interleaving happens every run.
+ * The last step of a note write against another program's saves landing at each point of it, with
+ * the system's swap (the rename-exchange addon) and without it (pin and rename). The other program
+ * is simulated around the swap, and by wrapping `fs.linkSync` and `fs.renameSync` (published to
+ * the ESM named imports with syncBuiltinESMExports), so each interleaving happens every run.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { checkedReplace } from '../../../src/core/vault/checked-replace.js';
 import { NoteChangedError } from '../../../src/core/vault/note-changed.js';
+import { systemSwap, type Swap } from '../../../src/core/vault/rename-exchange.js';
 import { hashText } from '../../../src/core/vault/vault-scan.js';
 import { tempDir } from '../../helpers/temp.js';
 
@@ -49,7 +51,7 @@ function onceAfter(name: 'renameSync', match: (a: string, b: string) => boolean,
   syncBuiltinESMExports();
 }
 
-describe('checkedReplace', () => {
+describe('checkedReplace without a swap (pin and rename)', () => {
   let tmp: { dir: string; cleanup: () => Promise<void> };
   let note: string;
   let ours: string;
@@ -69,7 +71,7 @@ describe('checkedReplace', () => {
     await tmp.cleanup();
   });
 
-  const replace = () => checkedReplace('Task.md', hashText(basis))(ours, note);
+  const replace = () => checkedReplace('Task.md', hashText(basis), null)(ours, note);
   const files = () => fs.readdirSync(tmp.dir).sort();
 
   it('replaces the note that is still the basis, leaving no other file', () => {
@@ -105,6 +107,12 @@ describe('checkedReplace', () => {
     assert.deepEqual(files(), ['Task.md']);
   });
 
+  it('loses a save landing between the pin and the rename (the gap only a swap closes)', () => {
+    onceBefore('renameSync', (from, to) => from === ours && to === note, () => editorSave(note, 'save 1\n'));
+    replace();
+    assert.equal(fs.readFileSync(note, 'utf8'), 'our change\n');
+  });
+
   it('leaves a note deleted after our rename deleted', () => {
     onceBefore('linkSync', (from) => from === note, () => editorSave(note, 'save 1\n'));
     onceAfter(
@@ -115,5 +123,93 @@ describe('checkedReplace', () => {
     assert.throws(replace, NoteChangedError);
     assert.equal(fs.existsSync(note), false);
     assert.deepEqual(files(), []);
+  });
+});
+
+describe('checkedReplace with the system swap', () => {
+  const swap = systemSwap();
+  let tmp: { dir: string; cleanup: () => Promise<void> };
+  let note: string;
+  let ours: string;
+  const basis = 'the text the change was computed from\n';
+
+  beforeEach(async () => {
+    tmp = await tempDir('taskdown-swapped-');
+    note = path.join(tmp.dir, 'Task.md');
+    ours = path.join(tmp.dir, '.Task.md.ours.tmp');
+    fs.writeFileSync(note, basis);
+    fs.writeFileSync(ours, 'our change\n');
+  });
+  afterEach(() => tmp.cleanup());
+
+  it('is built here (Linux and macOS build it at install)', { skip: !['linux', 'darwin'].includes(process.platform) }, () => {
+    assert.ok(swap, 'native/rename-exchange is not built: run `npm run build:native`');
+  });
+
+  /**
+   * The system swap with the other program's saves around it: `around[i]` runs right before
+   * (`before`) and right after (`after`) the i-th swap.
+   */
+  function instrumented(around: { before?: () => void; after?: () => void }[]): Swap {
+    let call = 0;
+    return (a, b) => {
+      const hooks = around[call++] ?? {};
+      hooks.before?.();
+      swap!(a, b);
+      hooks.after?.();
+    };
+  }
+  const replace = (s: Swap) => checkedReplace('Task.md', hashText(basis), s)(ours, note);
+  const files = () => fs.readdirSync(tmp.dir).sort();
+
+  it('replaces the note that is still the basis, leaving no other file', { skip: !swap }, () => {
+    const stat = fs.statSync(ours);
+    replace(swap!);
+    assert.equal(fs.readFileSync(note, 'utf8'), 'our change\n');
+    assert.equal(fs.statSync(note).ino, stat.ino, 'the temp file itself is in place');
+    assert.deepEqual(files(), ['Task.md']);
+  });
+
+  it('puts back a save that landed right before the swap', { skip: !swap }, () => {
+    // The gap that a pin and a rename leave open: here the save is taken out by the swap itself.
+    assert.throws(() => replace(instrumented([{ before: () => editorSave(note, 'save 1\n') }])), NoteChangedError);
+    assert.equal(fs.readFileSync(note, 'utf8'), 'save 1\n');
+    assert.deepEqual(files(), ['Task.md'], 'temp files left behind');
+  });
+
+  it('keeps a newer save made right after our swap', { skip: !swap }, () => {
+    const s = instrumented([
+      { before: () => editorSave(note, 'save 1\n'), after: () => editorSave(note, 'save 2\n') },
+    ]);
+    assert.throws(() => replace(s), NoteChangedError);
+    assert.equal(fs.readFileSync(note, 'utf8'), 'save 2\n');
+    assert.deepEqual(files(), ['Task.md']);
+  });
+
+  it('keeps the newest of saves landing during the putting back', { skip: !swap }, () => {
+    const s = instrumented([
+      { before: () => editorSave(note, 'save 1\n'), after: () => editorSave(note, 'save 2\n') },
+      // Save 1 is back in place, save 2 taken out; save 3 replaces save 1 before save 2 goes back.
+      { after: () => editorSave(note, 'save 3\n') },
+    ]);
+    assert.throws(() => replace(s), NoteChangedError);
+    assert.equal(fs.readFileSync(note, 'utf8'), 'save 3\n');
+    assert.deepEqual(files(), ['Task.md']);
+  });
+
+  it('leaves a note deleted after our swap deleted', { skip: !swap }, () => {
+    const s = instrumented([{ before: () => editorSave(note, 'save 1\n'), after: () => fs.unlinkSync(note) }]);
+    assert.throws(() => replace(s), NoteChangedError);
+    assert.equal(fs.existsSync(note), false);
+    assert.deepEqual(files(), []);
+  });
+
+  it('falls back to the pin and rename where the file system cannot swap', () => {
+    const unsupported: Swap = () => {
+      throw Object.assign(new Error('EINVAL: cannot swap'), { code: 'EINVAL' });
+    };
+    replace(unsupported);
+    assert.equal(fs.readFileSync(note, 'utf8'), 'our change\n');
+    assert.deepEqual(files(), ['Task.md']);
   });
 });
