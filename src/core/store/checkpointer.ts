@@ -9,14 +9,31 @@
  * connection's own automatic checkpoint stays as a backstop at a much larger WAL, should the
  * worker fall behind or fail.
  *
- * The worker starts with the first commit, so a start that writes nothing starts no thread.
+ * The thread costs memory (8-10 MB of resident memory for its V8 isolate and connection,
+ * measured with the task bench), so it runs only while there is checkpointing to do: it starts
+ * once START_CHANGES rows were written since the last checkpoint (a few events, an edit or a
+ * time entry leave the WAL small, and their rows wait for the next busy spell or the clean stop's
+ * checkpoint), and stops after IDLE_TICKS ticks without a commit.
  */
 import { Worker } from 'node:worker_threads';
 import type { SqliteDatabase, SqliteDriver } from './sqlite.js';
 
 /** Backstop for the main connection's own checkpoints, in pages (64 MB with 4 KB pages). */
 export const BACKSTOP_CHECKPOINT_PAGES = 16_384;
-const INTERVAL_MS = 1000;
+
+export interface CheckpointerTiming {
+  /** How often the commits are looked at. */
+  intervalMs: number;
+  /**
+   * Rows written since the last checkpoint that make one worth a thread: 500 rows are about 100
+   * events with a delivery each, some hundreds of WAL pages (SQLite's own default is 1,000).
+   */
+  startChanges: number;
+  /** Ticks without a commit after which the worker stops. */
+  idleTicks: number;
+}
+
+const TIMING: CheckpointerTiming = { intervalMs: 1000, startChanges: 500, idleTicks: 60 };
 
 // Plain JavaScript run by the worker: its own connection to the same file, through the same driver
 // (opened by the driver's workerOpen expression), checkpointing on demand.
@@ -41,7 +58,10 @@ parentPort.on('message', (message) => {
 export class Checkpointer {
   private worker: Worker | undefined;
   private readonly changes;
+  /** total_changes() at the last checkpoint, and at the last tick. */
+  private checkpointed = 0;
   private seen = 0;
+  private idle = 0;
   private busy = false;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -51,11 +71,17 @@ export class Checkpointer {
     private readonly file: string,
     private readonly driver: SqliteDriver,
     private readonly onError: (message: string) => void,
+    private readonly timing: CheckpointerTiming = TIMING,
   ) {
     this.changes = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
-    this.seen = this.changes.get()?.n ?? 0;
-    this.timer = setInterval(() => this.tick(), INTERVAL_MS);
+    this.checkpointed = this.seen = this.changes.get()?.n ?? 0;
+    this.timer = setInterval(() => this.tick(), timing.intervalMs);
     this.timer.unref();
+  }
+
+  /** Whether the worker thread runs (for tests). */
+  get running(): boolean {
+    return this.worker !== undefined;
   }
 
   /** Stops the worker (the main connection's close checkpoints what is left). */
@@ -73,10 +99,24 @@ export class Checkpointer {
   private tick(): void {
     if (this.stopped || this.busy) return;
     const changes = this.changes.get()?.n ?? 0;
-    if (changes === this.seen) return;
+    if (changes === this.seen) {
+      if (this.worker && ++this.idle >= this.timing.idleTicks) this.retire();
+      return;
+    }
     this.seen = changes;
+    this.idle = 0;
+    if (changes === this.checkpointed) return;
+    if (!this.worker && changes - this.checkpointed < this.timing.startChanges) return;
+    this.checkpointed = changes;
     this.busy = true;
     this.start().postMessage('checkpoint');
+  }
+
+  /** Stops an idle worker: its thread's memory goes back to the system. */
+  private retire(): void {
+    const worker = this.worker;
+    this.worker = undefined;
+    worker?.postMessage('stop');
   }
 
   private start(): Worker {
