@@ -5,7 +5,7 @@
 // (no compiler, an unsupported system) prints one line and does not fail the installation.
 // `npm run build:native` runs it again.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,34 +18,72 @@ const WHY = 'notes are written without it (docs/vault-safety.md, "External edits
 // Only Linux and macOS can swap two paths in one step.
 if (!['linux', 'darwin'].includes(process.platform)) process.exit(0);
 
-/** node-gyp as npm runs it for install scripts; else npm's own copy beside this Node; else PATH. */
+/** The prefix of the Node that runs this (its real path: npm's `node` package links to it). */
+const NODE_PREFIX = path.resolve(path.dirname(realpathSync(process.execPath)), '..');
+
+/** The node-gyp of the npm first on PATH (whose script links into its package), if any. */
+function npmOnPath() {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const npm = path.join(dir, 'npm');
+    if (!dir || !existsSync(npm)) continue;
+    return path.join(path.dirname(realpathSync(npm)), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
+  }
+  return undefined;
+}
+
+/**
+ * node-gyp as npm runs it for install scripts; else the copy of npm beside this Node, or of the
+ * npm on PATH; else a node-gyp on PATH.
+ */
 function nodeGyp() {
-  const candidates = [
-    process.env.npm_config_node_gyp,
-    path.join(
-      path.dirname(process.execPath),
-      '..',
-      'lib',
-      'node_modules',
-      'npm',
-      'node_modules',
-      'node-gyp',
-      'bin',
-      'node-gyp.js',
-    ),
-  ];
-  const script = candidates.find((file) => file && existsSync(file));
+  const beside = path.join(
+    NODE_PREFIX,
+    'lib',
+    'node_modules',
+    'npm',
+    'node_modules',
+    'node-gyp',
+    'bin',
+    'node-gyp.js',
+  );
+  const script = [process.env.npm_config_node_gyp, beside, npmOnPath()].find(
+    (file) => file && existsSync(file),
+  );
   return script ? [process.execPath, [script]] : ['node-gyp', []];
 }
 
-const [command, args] = nodeGyp();
-const result = spawnSync(command, [...args, 'rebuild'], { cwd: DIR, encoding: 'utf8' });
-if (result.status !== 0) {
-  const output = `${result.error?.message ?? ''}\n${result.stderr ?? ''}`.trim().split('\n');
-  const reason = output.filter((line) => /error|not found|ENOENT/i.test(line)).at(-1) ?? output.at(-1);
-  console.warn(
-    `taskdown: the rename-exchange addon could not be built (${reason?.trim() || 'node-gyp failed'}); ${WHY}`,
+/**
+ * The headers of the Node that runs this, when its installation has them (official builds do, and
+ * so does the npm registry's `node` package, in its platform package): node-gyp would otherwise
+ * download them, which fails offline. npm's `nodedir` setting wins.
+ */
+function ownHeaders() {
+  if (process.env.npm_config_nodedir) return [];
+  const platformPackage = path.join(NODE_PREFIX, 'node_modules', `node-${process.platform}-${process.arch}`);
+  const dir = [NODE_PREFIX, platformPackage].find((d) =>
+    existsSync(path.join(d, 'include', 'node', 'node_api.h')),
   );
+  return dir ? [`--nodedir=${dir}`] : [];
+}
+
+/** What went wrong, in one line: the compiler's first error, or node-gyp's error message. */
+function reasonOf(result) {
+  if (result.error) return result.error.code === 'ENOENT' ? 'node-gyp not found' : result.error.message;
+  const lines = (result.stderr ?? '').split('\n');
+  const compiler = lines.find((line) => /\berror\b/i.test(line) && !line.startsWith('gyp'));
+  const start = lines.findIndex((line) => line.startsWith('gyp ERR! stack Error:'));
+  const gyp = [];
+  for (let i = start; start >= 0 && i < lines.length && !/^gyp ERR! stack\s+at /.test(lines[i]); i++) {
+    gyp.push(lines[i].replace(/^gyp ERR! stack (Error: )?/, '').trim());
+  }
+  const reason = compiler?.trim() || gyp.join(' ') || 'node-gyp failed';
+  return reason.length > 240 ? `${reason.slice(0, 239)}…` : reason;
+}
+
+const [command, args] = nodeGyp();
+const result = spawnSync(command, [...args, 'rebuild', ...ownHeaders()], { cwd: DIR, encoding: 'utf8' });
+if (result.status !== 0) {
+  console.warn(`taskdown: the rename-exchange addon could not be built (${reasonOf(result)}); ${WHY}`);
   process.exit(0);
 }
 try {

@@ -231,6 +231,28 @@ describe('the npm package', () => {
     },
   );
 
+  it(
+    'installs without the addon where it cannot be built, saying so in one line',
+    { skip: !['linux', 'darwin'].includes(process.platform) },
+    async () => {
+      // No working C compiler: the install step must not fail (after the test above, which needs the
+      // built addon).
+      const { stdout, stderr } = await run(
+        process.execPath,
+        [path.join(installed, 'scripts', 'build-native.mjs')],
+        {
+          cwd: installed,
+          env: { ...process.env, CC: '/bin/false', CXX: '/bin/false' },
+        },
+      );
+      assert.equal(stdout, '');
+      assert.match(
+        stderr,
+        /^taskdown: the rename-exchange addon could not be built \(.+\); notes are written without it \(docs\/vault-safety\.md, "External edits"\)\n$/,
+      );
+    },
+  );
+
   it('installs no telemetry package', async () => {
     // swagger-ui-dist depends on @scarf/scarf, which reports installs; Swagger UI's files come
     // from @fastify/swagger-ui at build time instead, so nothing installed depends on it.
