@@ -41,9 +41,15 @@ export function tempPathFor(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
+/**
+ * What a file is written from: its text or bytes, or its parts in order (written as they come, so a
+ * large file never needs to sit in memory whole).
+ */
+export type FileData = string | Uint8Array | AsyncIterable<string | Uint8Array>;
+
 export async function writeFileAtomic(
   target: string,
-  data: string | Uint8Array,
+  data: FileData,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const dir = path.dirname(target);
@@ -61,7 +67,7 @@ export async function writeFileAtomic(
     // The mode given to open() is filtered by the umask; set it exactly (after chown, which may
     // clear set-id bits).
     if (mode !== undefined) await handle.chmod(mode);
-    await handle.writeFile(data);
+    await fs.writeFile(handle, data);
     await handle.sync();
   } catch (err) {
     await handle.close().catch(() => {});

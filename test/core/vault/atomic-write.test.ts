@@ -20,6 +20,23 @@ describe('writeFileAtomic', () => {
     assert.deepEqual(await readdir(dir), ['a.md']);
   });
 
+  it('writes a file from parts as they come; a failing source leaves the target and no temp file', async () => {
+    const file = path.join(dir, 'a.json');
+    await writeFile(file, 'old');
+    async function* parts(fail: boolean): AsyncGenerator<string | Uint8Array> {
+      yield '[1,';
+      await new Promise((resolve) => setImmediate(resolve));
+      if (fail) throw new Error('source failed');
+      yield Buffer.from('2]');
+    }
+    await assert.rejects(writeFileAtomic(file, parts(true)), /source failed/);
+    assert.equal(await readFile(file, 'utf8'), 'old');
+    assert.deepEqual(await readdir(dir), ['a.json']);
+    await writeFileAtomic(file, parts(false));
+    assert.equal(await readFile(file, 'utf8'), '[1,2]');
+    assert.deepEqual(await readdir(dir), ['a.json']);
+  });
+
   it('applies the requested mode, also to existing files', async () => {
     const file = path.join(dir, 'secret.json');
     await writeFile(file, '{}', { mode: 0o644 });
