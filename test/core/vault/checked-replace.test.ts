@@ -51,19 +51,24 @@ function onceAfter(name: 'renameSync', match: (a: string, b: string) => boolean,
   syncBuiltinESMExports();
 }
 
+const basis = 'the text the change was computed from\n';
+
+/** A fresh folder with a note holding `basis` and our temp file beside it. */
+async function setUp(prefix: string): Promise<{ tmp: Awaited<ReturnType<typeof tempDir>>; note: string; ours: string }> {
+  const tmp = await tempDir(prefix);
+  const note = path.join(tmp.dir, 'Task.md');
+  const ours = path.join(tmp.dir, '.Task.md.ours.tmp');
+  fs.writeFileSync(note, basis);
+  fs.writeFileSync(ours, 'our change\n');
+  return { tmp, note, ours };
+}
+
 describe('checkedReplace without a swap (pin and rename)', () => {
   let tmp: { dir: string; cleanup: () => Promise<void> };
   let note: string;
   let ours: string;
-  const basis = 'the text the change was computed from\n';
 
-  beforeEach(async () => {
-    tmp = await tempDir('taskdown-checked-');
-    note = path.join(tmp.dir, 'Task.md');
-    ours = path.join(tmp.dir, '.Task.md.ours.tmp');
-    fs.writeFileSync(note, basis);
-    fs.writeFileSync(ours, 'our change\n');
-  });
+  beforeEach(async () => ({ tmp, note, ours } = await setUp('taskdown-checked-')));
   afterEach(async () => {
     fs.linkSync = linkSync;
     fs.renameSync = renameSync;
@@ -131,15 +136,8 @@ describe('checkedReplace with the system swap', () => {
   let tmp: { dir: string; cleanup: () => Promise<void> };
   let note: string;
   let ours: string;
-  const basis = 'the text the change was computed from\n';
 
-  beforeEach(async () => {
-    tmp = await tempDir('taskdown-swapped-');
-    note = path.join(tmp.dir, 'Task.md');
-    ours = path.join(tmp.dir, '.Task.md.ours.tmp');
-    fs.writeFileSync(note, basis);
-    fs.writeFileSync(ours, 'our change\n');
-  });
+  beforeEach(async () => ({ tmp, note, ours } = await setUp('taskdown-swapped-')));
   afterEach(() => tmp.cleanup());
 
   it('is built here (Linux and macOS build it at install)', { skip: !['linux', 'darwin'].includes(process.platform) }, () => {
