@@ -84,7 +84,7 @@ export class IndexSnapshot<P> {
 
   /**
    * Writes the entries (atomically) in path order; parsed values that JSON cannot carry exactly
-   * are left out. The file is written a few hundred rows at a time, with a turn of the event loop
+   * are left out. The file is written in parts of some dozens of rows, with a turn of the event loop
    * in between: serialising 100,000 rows in one go would keep requests waiting for half a second,
    * and assembling the whole file first (tens of megabytes for a large vault, twice over as parts
    * and their concatenation) left that much memory resident until V8's next full collection,
@@ -96,7 +96,13 @@ export class IndexSnapshot<P> {
   }
 }
 
-/** The snapshot file's text, in parts of ROWS_PER_CHUNK rows. */
+/**
+ * The snapshot file's text, in parts of at most about PART_CHARS characters: each part is written
+ * (an asynchronous write, so requests are served in between) before the next is made. Parts stay
+ * below V8's large-object size (about 128 KB), so they die young: larger strings are allocated in
+ * the old generation and stay resident until a full collection (measured at 10,000 notes, Node 20:
+ * parts of 500 rows, about 250 KB, left the heap 15 MB larger after the snapshot).
+ */
 async function* serialise<P>(key: string, rows: readonly SnapshotEntry<P>[]): AsyncGenerator<string> {
   yield `{"format":${FORMAT},"key":${JSON.stringify(key)},"rows":[`;
   let lossless = true;
@@ -105,19 +111,23 @@ async function* serialise<P>(key: string, rows: readonly SnapshotEntry<P>[]): As
     if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) lossless = false;
     return v;
   };
+  let part: string[] = [];
+  let length = 0;
   let first = true;
-  for (let i = 0; i < rows.length; i += ROWS_PER_CHUNK) {
-    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-    const texts: string[] = [];
-    for (const e of rows.slice(i, i + ROWS_PER_CHUNK)) {
-      lossless = true;
-      const text = JSON.stringify([e.rel, e.size, e.mtimeMs, e.ctimeMs, e.ino, e.hash, e.parsed], check);
-      if (lossless) texts.push(text);
+  for (const e of rows) {
+    lossless = true;
+    const text = JSON.stringify([e.rel, e.size, e.mtimeMs, e.ctimeMs, e.ino, e.hash, e.parsed], check);
+    if (!lossless) continue;
+    part.push(text);
+    length += text.length;
+    if (length >= PART_CHARS) {
+      yield (first ? '' : ',\n') + part.join(',\n');
+      first = false;
+      part = [];
+      length = 0;
     }
-    if (texts.length === 0) continue;
-    yield (first ? '' : ',\n') + texts.join(',\n');
-    first = false;
   }
+  if (part.length > 0) yield (first ? '' : ',\n') + part.join(',\n');
   yield ']}\n';
 }
 
@@ -126,5 +136,5 @@ function dedupe<T extends { rel: string }>(sorted: T[]): T[] {
   return sorted.filter((e, i) => sorted[i + 1]?.rel !== e.rel);
 }
 
-/** Rows serialised per chunk of the snapshot file. */
-const ROWS_PER_CHUNK = 500;
+/** Characters per part of the snapshot file as it is written (see serialise). */
+const PART_CHARS = 32 * 1024;
