@@ -45,7 +45,7 @@ function load(): Swap | null {
     const err: NodeJS.ErrnoException = new Error(`${name}: cannot swap '${a}' and '${b}'`);
     err.code = name;
     err.errno = -errno;
-    err.syscall = 'renameat2';
+    err.syscall = process.platform === 'darwin' ? 'renamex_np' : 'renameat2';
     throw err;
   };
 }
