@@ -105,7 +105,6 @@ export class Checkpointer {
     }
     this.seen = changes;
     this.idle = 0;
-    if (changes === this.checkpointed) return;
     if (!this.worker && changes - this.checkpointed < this.timing.startChanges) return;
     this.checkpointed = changes;
     this.busy = true;

@@ -45,7 +45,7 @@ export function tempPathFor(target: string): string {
  * What a file is written from: its text or bytes, or its parts in order (written as they come, so a
  * large file never needs to sit in memory whole).
  */
-export type FileData = string | Uint8Array | AsyncIterable<string | Uint8Array>;
+type FileData = string | Uint8Array | AsyncIterable<string | Uint8Array>;
 
 export async function writeFileAtomic(
   target: string,

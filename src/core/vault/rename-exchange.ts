@@ -16,7 +16,7 @@ import type { Logger } from '../logger.js';
 export type Swap = (a: string, b: string) => void;
 
 /** Where scripts/build-native.mjs leaves the addon. */
-export const ADDON_PATH = path.join(PACKAGE_ROOT, 'native', 'rename-exchange', 'build', 'Release', 'rename_exchange.node');
+const ADDON_PATH = path.join(PACKAGE_ROOT, 'native', 'rename-exchange', 'build', 'Release', 'rename_exchange.node');
 
 /** Error codes meaning "this file system (or kernel) cannot swap": the caller falls back. */
 export const CANNOT_SWAP = new Set(['EINVAL', 'ENOSYS', 'ENOTSUP', 'EOPNOTSUPP']);
