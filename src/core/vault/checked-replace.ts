@@ -159,25 +159,31 @@ function inode(abs: string): bigint {
  * not the text hashing to `basis`, it is put back and NoteChangedError is thrown.
  */
 function pinnedReplace(tmp: string, target: string, rel: string, basis: string): void {
-  const ours = statSync(tmp).ino;
-  const pin = tempPathFor(target);
+  // Our file stays open, as in swappedReplace, so that its inode number stays ours.
+  const held = new Held();
   try {
-    linkSync(target, pin);
-  } catch (err) {
-    if (code(err) === 'ENOENT') throw new NoteChangedError(rel);
-    if (!NO_HARD_LINKS.has(code(err) ?? '')) throw err;
-    renameSync(tmp, target);
-    return;
-  }
-  try {
-    // Nothing between the link and the rename: that gap is the only one left.
-    renameSync(tmp, target);
-    if (hashText(readFileSync(pin, 'utf8')) !== basis) {
-      putBack(pin, target, ours);
-      throw new NoteChangedError(rel);
+    const ours = held.open(tmp);
+    const pin = tempPathFor(target);
+    try {
+      linkSync(target, pin);
+    } catch (err) {
+      if (code(err) === 'ENOENT') throw new NoteChangedError(rel);
+      if (!NO_HARD_LINKS.has(code(err) ?? '')) throw err;
+      renameSync(tmp, target);
+      return;
+    }
+    try {
+      // Nothing between the link and the rename: that gap is the only one left.
+      renameSync(tmp, target);
+      if (hashText(readFileSync(pin, 'utf8')) !== basis) {
+        putBack(pin, target, ours);
+        throw new NoteChangedError(rel);
+      }
+    } finally {
+      rmSync(pin, { force: true });
     }
   } finally {
-    rmSync(pin, { force: true });
+    held.close();
   }
 }
 
@@ -187,7 +193,7 @@ function pinnedReplace(tmp: string, target: string, rel: string, basis: string):
  * one, so it holds what that program meant), where putting the older one back would destroy it.
  * Our text is looked at through a second pin, for the same reason as above.
  */
-function putBack(pin: string, target: string, ours: number): void {
+function putBack(pin: string, target: string, ours: bigint): void {
   const guard = tempPathFor(target);
   try {
     linkSync(target, guard);
@@ -197,7 +203,7 @@ function putBack(pin: string, target: string, ours: number): void {
     throw err;
   }
   try {
-    if (statSync(guard).ino === ours) renameSync(pin, target);
+    if (inode(guard) === ours) renameSync(pin, target);
   } finally {
     rmSync(guard, { force: true });
   }

@@ -118,6 +118,26 @@ describe('checkedReplace without a swap (pin and rename)', () => {
     assert.equal(fs.readFileSync(note, 'utf8'), 'our change\n');
   });
 
+  it('keeps a save made while another is put back, though it may get the inode number of ours', () => {
+    // Save 2 replaces our text right after our rename (its inode number is free again); save 3 is
+    // made right before the putting back looks at the note. Save 3 must stay.
+    let links = 0;
+    fs.linkSync = ((a: string, b: string) => {
+      links++;
+      if (links === 1) editorSave(note, 'save 1\n');
+      if (links === 2) editorSave(note, 'save 3\n');
+      linkSync(a, b);
+    }) as typeof linkSync;
+    onceAfter(
+      'renameSync',
+      (from, to) => from === ours && to === note,
+      () => editorSave(note, 'save 2\n'),
+    );
+    assert.throws(replace, NoteChangedError);
+    assert.equal(fs.readFileSync(note, 'utf8'), 'save 3\n');
+    assert.deepEqual(files(), ['Task.md']);
+  });
+
   it('leaves a note deleted after our rename deleted', () => {
     onceBefore('linkSync', (from) => from === note, () => editorSave(note, 'save 1\n'));
     onceAfter(
