@@ -92,6 +92,10 @@ export class Checkpointer {
     this.worker = undefined;
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    // Unreferenced while it runs, the worker must be referenced while it is waited for: otherwise
+    // a process with nothing else to do ends before the worker's exit, and the rest of a shutdown
+    // waiting on this (closing the store, freeing the data dir's lock) never runs.
+    worker.ref();
     worker.postMessage('stop');
     await exited;
   }
