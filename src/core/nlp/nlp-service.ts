@@ -39,7 +39,10 @@ export interface CreateResult {
 export const TEXT_REQUIRED = 'Text field is required and must be a string';
 /** Longest text parsed: a task's wording plus details; the parser's time grows with the length. */
 export const MAX_TEXT_LENGTH = 10_000;
-export const TEXT_TOO_LONG = `Text is too long (at most ${MAX_TEXT_LENGTH.toLocaleString('en-US')} characters)`;
+// Digits grouped by hand rather than with toLocaleString: the first Intl number or date format in
+// a process loads about 6 MB of ICU locale data into its resident memory (Node 20.20), and this
+// module is loaded at every start.
+export const TEXT_TOO_LONG = `Text is too long (at most ${String(MAX_TEXT_LENGTH).replace(/\B(?=(\d{3})+$)/g, ',')} characters)`;
 
 export class NlpService {
   private cached: { key: string; settings: NlpSettings; parser: TaskParser } | undefined;
