@@ -13,6 +13,7 @@ import { buildHttpServer, listen } from './http/server.js';
 import { installDocsUi } from './http/static/docs-ui.js';
 import { installSettingsPage } from './http/static/settings-page.js';
 import { EventStreamHub } from './http/sse/stream-hub.js';
+import type { NotePrefetch } from './core/vault/note-prefetch.js';
 import { createProcessLogger } from './process-logger.js';
 import { createServices, type Services } from './services.js';
 
@@ -33,6 +34,8 @@ export interface StartOptions {
   clock?: Clock;
   /** Runs after the services are up and before binding; a throw aborts the start. */
   beforeListen?: (services: Services) => void;
+  /** The vault's notes, already being read on a second thread (note-prefetch.ts). */
+  prefetch?: NotePrefetch;
 }
 
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
@@ -43,6 +46,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     log,
     clock: options.clock,
     listenPort: () => (bound.port === 0 ? undefined : bound.port),
+    ...(options.prefetch ? { prefetch: options.prefetch } : {}),
+  }).catch((err: unknown) => {
+    options.prefetch?.dispose();
+    throw err;
   });
   const { services } = runtime;
 

@@ -17,6 +17,7 @@ import type { Logger } from './core/logger.js';
 import { acquireDataDirLock } from './core/state/instance-lock.js';
 import { SettingsStore } from './core/state/settings.js';
 import { clearDataDirDebris } from './core/vault/crash-debris.js';
+import type { NotePrefetch } from './core/vault/note-prefetch.js';
 import { basesSettingsFrom } from './core/bases/bases-settings.js';
 import { BasesService } from './core/bases/default-files.js';
 import { CalendarService } from './core/calendars/calendar-service.js';
@@ -77,6 +78,8 @@ export interface CreateServicesOptions {
   listenPort?: () => number | undefined;
   /** The command running the services, named by the data dir's lock (default `serve`). */
   command?: string;
+  /** The vault's notes, already being read on a second thread (see TaskService). */
+  prefetch?: NotePrefetch;
 }
 
 /**
@@ -110,6 +113,7 @@ async function openServices({
   log,
   clock = systemClock,
   listenPort = () => (config.port === 0 ? undefined : config.port),
+  prefetch,
 }: CreateServicesOptions): Promise<Omit<ServiceRuntime, 'listening'>> {
   const stops: Array<() => Promise<void>> = [];
   const settings = await SettingsStore.open(config.dataDir);
@@ -152,6 +156,7 @@ async function openServices({
     clock,
     log,
     validation: config.validation,
+    ...(prefetch ? { prefetch } : {}),
   });
   stops.push(() => tasks.stop());
   const recurrence = createRecurrence({ tasks, events, clock, log });

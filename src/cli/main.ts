@@ -1,32 +1,20 @@
 /**
  * `taskdown` entry point (bundled into dist/bin/server.cjs; the executable is launcher.ts). Every failure ends with one line on stderr and a non-zero exit:
  * 2 for usage and configuration errors, 1 for runtime failures (port in use, unusable state).
+ *
+ * Only the command line, the demo vault and the vault walk are loaded before the command is known;
+ * each command's code is imported when it runs (the bundle evaluates it then: esbuild turns these
+ * imports into lazy module initialisation). For `serve` that order lets a first start's notes be
+ * read on a second thread while the main thread loads the server (note-prefetch.ts).
  */
 import { existsSync } from 'node:fs';
-import { startServer, type RunningServer } from '../app.js';
-import { DataDirLockedError } from '../core/state/instance-lock.js';
-import { StateFileError } from '../core/state/json-file.js';
+import path from 'node:path';
+import { INDEX_SNAPSHOT_FILE } from '../core/vault/index-snapshot.js';
+import { prefetchNotes } from '../core/vault/vault-scan.js';
 import { VERSION } from '../version.js';
-import { checkExposure, HELP, parseCommand, UsageError } from './args.js';
-import { runCheck } from './check.js';
+import { HELP, parseCommand, UsageError } from './args.js';
 import { createDemoVault } from './demo-vault.js';
-import { runMcp } from './mcp.js';
-
-function fail(message: string, code: number): never {
-  process.stderr.write(`taskdown: ${message}\n`);
-  process.exit(code);
-}
-
-function describeStartError(err: unknown): string {
-  const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
-  if (e.code === 'EADDRINUSE')
-    return `port ${e.port ?? ''} is already in use on ${e.address ?? 'that address'}`.replace('  ', ' ');
-  if (e.code === 'EADDRNOTAVAIL')
-    return `cannot bind address ${e.address ?? ''}: not available on this machine`;
-  if (e.code === 'EACCES') return `permission denied: ${e.message}`;
-  if (err instanceof StateFileError || err instanceof DataDirLockedError) return err.message;
-  return e.message ?? String(err);
-}
+import { fail } from './fail.js';
 
 async function main(): Promise<void> {
   let command;
@@ -45,6 +33,7 @@ async function main(): Promise<void> {
     return;
   }
   if (command.kind === 'check') {
+    const { runCheck } = await import('./check.js');
     const code = await runCheck(
       command,
       (text) => process.stdout.write(text),
@@ -55,6 +44,10 @@ async function main(): Promise<void> {
   }
   const { config } = command;
   if (command.kind === 'mcp') {
+    const [{ runMcp }, { describeStartError }] = await Promise.all([
+      import('./mcp.js'),
+      import('./start-error.js'),
+    ]);
     try {
       await runMcp(config);
     } catch (err) {
@@ -66,31 +59,15 @@ async function main(): Promise<void> {
     await createDemoVault(config.vault);
     process.stderr.write(`taskdown: created demo vault at ${config.vault}\n`);
   }
-
-  let server: RunningServer;
-  try {
-    server = await startServer(config, {
-      beforeListen: (services) =>
-        checkExposure(config.host, config.token ?? services.settings.get().apiToken),
-    });
-  } catch (err) {
-    if (err instanceof UsageError) fail(err.message, 2);
-    fail(describeStartError(err), 1);
+  // A first start (no index snapshot to reuse) reads every note: start reading them now.
+  const prefetch = existsSync(path.join(config.dataDir, INDEX_SNAPSHOT_FILE))
+    ? undefined
+    : prefetchNotes({ root: config.vault, dataDir: config.dataDir });
+  if (prefetch && process.env.TASKDOWN_LAUNCH_REPORT === '1') {
+    process.stderr.write(`taskdown: reading ${prefetch.walk.notes.length} notes on a second thread\n`);
   }
-  process.stdout.write(`taskdown listening on ${server.url}\n`);
-
-  let stopping = false;
-  const shutdown = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    server.http.log.info({ signal }, 'shutting down');
-    server.close().then(
-      () => process.exit(0),
-      (err: unknown) => fail(`shutdown failed: ${(err as Error).message}`, 1),
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  const { serve } = await import('./serve.js');
+  await serve(config, prefetch);
 }
 
 main().catch((err: unknown) => fail((err as Error).message ?? String(err), 1));

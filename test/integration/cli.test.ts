@@ -145,6 +145,44 @@ describe('taskdown CLI', () => {
     }
   });
 
+  it('reads the notes of a first start on a second thread, and a restart reuses the snapshot instead', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 2_500; i++) {
+      files[`TaskNotes/Tasks/Task ${i}.md`] = `---\ntitle: Task ${i}\nstatus: open\ntags:\n  - task\n---\n`;
+    }
+    const first = await startTestServer({ files, env: { TASKDOWN_LAUNCH_REPORT: '1' } });
+    try {
+      assert.match(first.stderr(), /^taskdown: reading 2500 notes on a second thread$/m);
+      const res = await first.request(
+        'GET',
+        `/api/tasks/${encodeURIComponent('TaskNotes/Tasks/Task 1234.md')}`,
+      );
+      assert.equal(res.status, 200, res.text);
+      assert.equal((res.body as { data: { title: string } }).data.title, 'Task 1234');
+      const list = await first.request('GET', '/api/tasks?limit=1');
+      assert.equal((list.body as { data: { pagination: { total: number } } }).data.pagination.total, 2_500);
+      await waitFor(() => existsSync(path.join(first.dataDir, 'index-snapshot.json')), 20_000);
+      await first.stop();
+      const again = await startTestServer({
+        vault: first.vault,
+        dataDir: first.dataDir,
+        env: { TASKDOWN_LAUNCH_REPORT: '1' },
+      });
+      try {
+        assert.doesNotMatch(again.stderr(), /second thread/);
+        const total = await again.request('GET', '/api/tasks?limit=1');
+        assert.equal(
+          (total.body as { data: { pagination: { total: number } } }).data.pagination.total,
+          2_500,
+        );
+      } finally {
+        await again.cleanup();
+      }
+    } finally {
+      await first.cleanup();
+    }
+  });
+
   it('exits 2 with one clear line on usage errors', async () => {
     const cases: Array<[string[], RegExp]> = [
       [[], /missing command/],

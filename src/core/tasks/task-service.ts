@@ -17,6 +17,8 @@ import type { Logger } from '../logger.js';
 import { resolveVaultPath, type VaultPathPolicy } from '../vault/paths.js';
 import { hashText } from '../vault/vault-scan.js';
 import { VaultStore, type FreshNote, type NoteChange, type NoteRecord } from '../vault/vault-store.js';
+import { INDEX_SNAPSHOT_FILE } from '../vault/index-snapshot.js';
+import type { NotePrefetch } from '../vault/note-prefetch.js';
 import { etagOfHash, preconditionFailed, preconditionHolds, type Precondition } from './etag.js';
 import { storedDependencies } from '../dependencies/entry.js';
 import { isRecord } from '../is-record.js';
@@ -109,6 +111,8 @@ export interface TaskServiceOptions {
   validation?: ValidationMode;
   /** Scan once, without a watcher or an index snapshot (for `taskdown check`). */
   readOnly?: boolean;
+  /** The notes of a first start, already being read on a second thread (note-prefetch.ts). */
+  prefetch?: NotePrefetch;
 }
 
 type TaskRecord = NoteRecord<ParsedNote>;
@@ -203,7 +207,7 @@ export class TaskService {
       snapshot: options.readOnly
         ? undefined
         : {
-            file: path.join(options.dataDir, 'index-snapshot.json'),
+            file: path.join(options.dataDir, INDEX_SNAPSHOT_FILE),
             key: () => `${NOTE_FORMAT_VERSION}:${JSON.stringify(this.current)}`,
           },
     });
@@ -219,7 +223,7 @@ export class TaskService {
     );
     const service = new TaskService(options, settings);
     if (options.readOnly) await service.store.rescan();
-    else await service.store.start();
+    else await service.store.start(options.prefetch);
     return service;
   }
 

@@ -15,6 +15,9 @@
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from './atomic-write.js';
 
+/** The snapshot's file name in the data dir. */
+export const INDEX_SNAPSHOT_FILE = 'index-snapshot.json';
+
 const FORMAT = 2;
 
 /** What a note's file looked like when it was read (see `stampOf`). */

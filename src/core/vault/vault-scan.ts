@@ -10,6 +10,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } fr
 import path from 'node:path';
 import { isTempFileName } from './atomic-write.js';
 import { sameStamp, type SnapshotEntry } from './index-snapshot.js';
+import { NotePrefetch, type PrefetchedChunk } from './note-prefetch.js';
 import { isReservedVaultPath, type VaultPathPolicy } from './paths.js';
 import { fileLinkTarget } from './vault-entry.js';
 
@@ -138,6 +139,12 @@ export interface VaultScan<P> {
 const SCAN_CHUNK = 500;
 
 /**
+ * Below this many notes a first start reads its notes itself: starting the reader thread costs
+ * the main thread about as much as reading a few hundred notes.
+ */
+const PREFETCH_MIN_NOTES = 2_000;
+
+/**
  * Reads and parses every candidate note, reusing the `previous` entries (an index snapshot, in
  * path order) whose file is unchanged by its metadata (index-snapshot.ts): those notes are not
  * read. It only reads: the store adopts the result (and logs its problems).
@@ -151,14 +158,18 @@ export async function scanVault<P>(
   policy: VaultPathPolicy,
   parse: NoteParser<P>,
   previous: readonly SnapshotEntry<P>[],
-  options: { clearDebris?: (temps: string[]) => void } = {},
+  options: { clearDebris?: (temps: string[]) => void; prefetch?: NotePrefetch } = {},
 ): Promise<VaultScan<P>> {
-  const startedAt = Date.now();
-  const { notes: rels, folders, links, temps } = walkVault(policy);
+  // The notes a first start's reader thread has been reading (note-prefetch.ts), when they are of
+  // this vault and there is no snapshot to reuse instead.
+  let prefetch = options.prefetch;
+  if (prefetch && (previous.length > 0 || !samePolicy(prefetch.policy, policy) || prefetch.chunkSize !== SCAN_CHUNK)) {
+    prefetch.dispose();
+    prefetch = undefined;
+  }
+  const startedAt = prefetch?.startedAt ?? Date.now();
+  const { notes: rels, folders, links, temps } = prefetch?.walk ?? sortedWalk(policy);
   options.clearDebris?.(temps);
-  // Sorted once here (the default sort compares code units, as the index's order does), so the
-  // snapshot is matched by merging two sorted lists and the index never sorts a shuffled list.
-  rels.sort();
   const notes: ScannedNote<P>[] = [];
   const unreadable: VaultScan<P>['unreadable'] = [];
   let reused = 0;
@@ -166,8 +177,19 @@ export async function scanVault<P>(
   // Walked paths are already clean: concatenation, not path.join's normalisation, per note.
   const prefix = policy.root.endsWith(path.sep) ? policy.root : `${policy.root}${path.sep}`;
   for (let i = 0; i < rels.length; i += SCAN_CHUNK) {
-    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-    for (const rel of rels.slice(i, i + SCAN_CHUNK)) {
+    const chunk = prefetch ? await prefetch.chunk(i / SCAN_CHUNK) : undefined;
+    if (i > 0 && !chunk) await new Promise((resolve) => setImmediate(resolve));
+    try {
+      readChunk(i, chunk);
+    } finally {
+      chunk?.release();
+    }
+  }
+  return { notes, folders, links, unreadable, startedAt, reused };
+
+  function readChunk(i: number, chunk: PrefetchedChunk | undefined): void {
+    for (let k = 0; k < SCAN_CHUNK && i + k < rels.length; k++) {
+      const rel = rels[i + k]!;
       const abs = prefix + rel;
       while (p < previous.length && previous[p]!.rel < rel) p++;
       const known = previous[p]?.rel === rel ? previous[p] : undefined;
@@ -181,7 +203,7 @@ export async function scanVault<P>(
       }
       let read;
       try {
-        read = readNote(abs);
+        read = chunk?.read(k) ?? readNote(abs);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         // A note that vanished (or became a folder) since it was listed is simply not there.
@@ -197,8 +219,33 @@ export async function scanVault<P>(
       notes.push(note);
     }
   }
-  return { notes, folders, links, unreadable, startedAt, reused };
 }
+
+/**
+ * The walk of a whole vault with its notes sorted (the default sort compares code units, as the
+ * index's order does), so a snapshot is matched by merging two sorted lists and the index never
+ * sorts a shuffled list. The first start's reader thread is given this walk (note-prefetch.ts).
+ */
+export function sortedWalk(policy: VaultPathPolicy): VaultWalk {
+  const walk = walkVault(policy);
+  walk.notes.sort();
+  return walk;
+}
+
+/**
+ * Starts reading a first start's notes on a second thread (note-prefetch.ts), in the chunks the
+ * scan takes them in; undefined for a vault too small to gain from it.
+ */
+export function prefetchNotes(policy: VaultPathPolicy): NotePrefetch | undefined {
+  const startedAt = Date.now();
+  const walk = sortedWalk(policy);
+  if (walk.notes.length < PREFETCH_MIN_NOTES) return undefined;
+  return new NotePrefetch(policy, walk, SCAN_CHUNK, startedAt);
+}
+
+const samePolicy = (a: VaultPathPolicy, b: VaultPathPolicy): boolean =>
+  a.root === b.root && a.dataDir === b.dataDir;
+
 
 /** Shared by every read of a scan: nearly every note fits, and the scan reads one note at a time. */
 const readBuffer = Buffer.allocUnsafe(64 * 1024);

@@ -33,6 +33,7 @@ import {
   type ScannedNote,
   type VaultScan,
 } from './vault-scan.js';
+import type { NotePrefetch } from './note-prefetch.js';
 import { VaultWatcher } from './vault-watcher.js';
 import { whenQuiet, type QuietOptions } from './when-quiet.js';
 
@@ -175,8 +176,8 @@ export class VaultStore<P> {
    * Full scan into the index (no change reports), then starts the watcher. The temp files a crash
    * left in the note folders are removed by this first scan.
    */
-  async start(): Promise<void> {
-    const scan = await this.scan(true);
+  async start(prefetch?: NotePrefetch): Promise<void> {
+    const scan = await this.scan(true, prefetch);
     this.startWatcher(scan.folders, scan.links);
   }
 
@@ -189,11 +190,15 @@ export class VaultStore<P> {
     return this.scan(false);
   }
 
-  private async scan(atStart: boolean): Promise<{ folders: string[]; links: string[] }> {
+  private async scan(
+    atStart: boolean,
+    prefetch?: NotePrefetch,
+  ): Promise<{ folders: string[]; links: string[] }> {
     const { policy, log } = this.options;
     const previous = this.snapshot?.load(this.options.snapshot?.key() ?? '') ?? [];
     const scan = await scanVault(policy, this.options.parse, previous, {
       ...(atStart ? { clearDebris: (temps: string[]) => clearVaultDebris(policy.root, temps, log) } : {}),
+      ...(prefetch ? { prefetch } : {}),
     });
     this.adopt(scan, previous.length);
     this.watcher?.watchLinks(scan.links);

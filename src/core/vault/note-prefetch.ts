@@ -1,0 +1,201 @@
+/**
+ * The notes of a first start, read on a second thread while the main thread is still loading the
+ * server. Reading 10,000 notes is mostly system calls (open, read, close: about three quarters of
+ * the scan on the bench vault); loading the server bundle is pure JavaScript. Started before the
+ * bundle loads (src/cli/main.ts), the reader has most notes in memory by the time the scan wants
+ * them, and the scan only decodes and parses. Measured figures are in docs/performance.md.
+ *
+ * The reader thread walks nothing and decides nothing: it is given the walk's note paths (in the
+ * scan's order) and opens exactly those, as the scan itself would (vault-scan.ts `readNote`). It
+ * reads them in chunks of the scan's size into a ring of SLOTS shared buffers of SLOT_BYTES each,
+ * allocated once: a chunk waits for a free slot, so the reader is never more than SLOTS chunks
+ * ahead and its memory is fixed (4 MB) whatever the vault's size. A note that does not fit in what
+ * is left of its slot, and every note after the thread failed, is read by the scan itself.
+ */
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { VaultPathPolicy } from './paths.js';
+import type { VaultWalk } from './vault-scan.js';
+
+/** Chunks the reader may be ahead of the scan, and the bytes each may hold. */
+const SLOTS = 4;
+const SLOT_BYTES = 1024 * 1024;
+
+/** A slot's state in the shared state array. */
+const FREE = 0;
+const FILLED = 1;
+
+interface ChunkMessage {
+  index: number;
+  /** End offset in the slot of each note of the chunk (a note not read there adds nothing). */
+  ends: Int32Array;
+  /** Indexes (in the chunk) of the notes left to the scan: larger than what was left of the slot. */
+  left: number[];
+  /** Why a note of the chunk (by its index in the chunk) could not be read. */
+  errors: Array<{ index: number; code: string | undefined; message: string }>;
+}
+
+/** The reader thread's program (run with `eval`: the bundle has no separate worker file). */
+const READER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { closeSync, openSync, readSync } = require('node:fs');
+const { files, chunkSize, ring, state, slots, slotBytes } = workerData;
+const bytes = new Uint8Array(ring);
+for (let index = 0, first = 0; first < files.length; index++, first += chunkSize) {
+  const slot = index % slots;
+  Atomics.wait(state, slot, ${FILLED});
+  const base = slot * slotBytes;
+  const count = Math.min(chunkSize, files.length - first);
+  const ends = new Int32Array(count);
+  const left = [];
+  const errors = [];
+  let used = 0;
+  for (let i = 0; i < count; i++) {
+    let fd;
+    try {
+      fd = openSync(files[first + i], 'r');
+      const room = slotBytes - used;
+      // A read of a regular file returns less than asked only at its end (as in readNote).
+      const n = room > 0 ? readSync(fd, bytes, base + used, room, 0) : room;
+      if (n < room) used += n;
+      else left.push(i);
+    } catch (err) {
+      errors.push({ index: i, code: err.code, message: err.message });
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+    ends[i] = used;
+  }
+  Atomics.store(state, slot, ${FILLED});
+  parentPort.postMessage({ index, ends, left, errors }, [ends.buffer]);
+}
+`;
+
+/** One chunk of notes as the reader read them, held in its slot until released. */
+export class PrefetchedChunk {
+  private readonly left: Set<number>;
+  private readonly errors: Map<number, { code: string | undefined; message: string }>;
+
+  constructor(
+    private readonly slot: Buffer,
+    private readonly message: ChunkMessage,
+    private readonly onRelease: () => void,
+  ) {
+    this.left = new Set(message.left);
+    this.errors = new Map(message.errors.map(({ index, ...error }) => [index, error]));
+  }
+
+  /**
+   * Note `k` of the chunk as `readNote` would have read it (throwing what opening or reading it
+   * threw); undefined for a note the reader left to the scan.
+   */
+  read(k: number): { text: string; size: number } | undefined {
+    const error = this.errors.get(k);
+    if (error) throw Object.assign(new Error(error.message), { code: error.code });
+    if (this.left.has(k)) return undefined;
+    const { ends } = this.message;
+    const start = k === 0 ? 0 : ends[k - 1]!;
+    const end = ends[k]!;
+    return { text: this.slot.toString('utf8', start, end), size: end - start };
+  }
+
+  /** Gives the slot back to the reader: the chunk's texts were decoded (copied) by now. */
+  release(): void {
+    this.onRelease();
+  }
+}
+
+export class NotePrefetch {
+  /** When the walk began: every note the reader read was read after this (epoch ms). */
+  readonly startedAt: number;
+  private readonly worker: Worker;
+  private readonly ring = new SharedArrayBuffer(SLOTS * SLOT_BYTES);
+  private readonly state = new Int32Array(new SharedArrayBuffer(4 * SLOTS));
+  private readonly received = new Map<number, ChunkMessage>();
+  private waiting: { index: number; resolve: (chunk: PrefetchedChunk | undefined) => void } | undefined;
+  private ended = false;
+
+  /**
+   * Starts reading the walked notes (`walk.notes`, sorted in the scan's order) of the vault of
+   * `policy`, in chunks of `chunkSize` notes.
+   */
+  constructor(
+    readonly policy: VaultPathPolicy,
+    readonly walk: VaultWalk,
+    readonly chunkSize: number,
+    startedAt: number,
+  ) {
+    this.startedAt = startedAt;
+    const prefix = policy.root.endsWith(path.sep) ? policy.root : `${policy.root}${path.sep}`;
+    this.worker = new Worker(READER_SOURCE, {
+      eval: true,
+      workerData: {
+        files: walk.notes.map((rel) => prefix + rel),
+        chunkSize,
+        ring: this.ring,
+        state: this.state,
+        slots: SLOTS,
+        slotBytes: SLOT_BYTES,
+      },
+      // The reader needs no more than a small heap; its stdout and stderr are never used.
+      resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
+      stdout: true,
+      stderr: true,
+    });
+    // Never what keeps the process alive: a server that fails to start exits with the reader.
+    this.worker.unref();
+    this.worker.on('message', (message: ChunkMessage) => this.arrived(message));
+    this.worker.on('error', () => this.end());
+    this.worker.on('exit', () => this.end());
+  }
+
+  /**
+   * The chunk with this index, once read; undefined when the reader ended without it (the scan
+   * then reads the chunk's notes itself). Chunks are taken in order, each once, and each must be
+   * released before the reader can reuse its slot.
+   */
+  chunk(index: number): Promise<PrefetchedChunk | undefined> {
+    const ready = this.received.get(index);
+    if (ready) return Promise.resolve(this.take(ready));
+    if (this.ended) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.waiting = { index, resolve };
+    });
+  }
+
+  /** Stops the reader (a scan that does not want its chunks). */
+  dispose(): void {
+    this.end();
+    this.received.clear();
+    void this.worker.terminate();
+  }
+
+  private arrived(message: ChunkMessage): void {
+    const waiting = this.waiting;
+    if (waiting?.index === message.index) {
+      this.waiting = undefined;
+      waiting.resolve(this.take(message));
+    } else {
+      this.received.set(message.index, message);
+    }
+  }
+
+  private take(message: ChunkMessage): PrefetchedChunk {
+    this.received.delete(message.index);
+    const slot = message.index % SLOTS;
+    const bytes = Buffer.from(this.ring, slot * SLOT_BYTES, SLOT_BYTES);
+    return new PrefetchedChunk(bytes, message, () => {
+      Atomics.store(this.state, slot, FREE);
+      Atomics.notify(this.state, slot);
+    });
+  }
+
+  /** The reader ended: chunks not received by now will not come. */
+  private end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.resolve(undefined);
+  }
+}

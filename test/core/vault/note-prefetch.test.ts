@@ -1,0 +1,115 @@
+/**
+ * A first start's notes read on a second thread (note-prefetch.ts): the scan's result is the one
+ * it gets reading the notes itself, whatever the notes hold and whatever happens to them between
+ * the walk and the read.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { NotePrefetch } from '../../../src/core/vault/note-prefetch.js';
+import { type VaultPathPolicy } from '../../../src/core/vault/paths.js';
+import { scanVault, sortedWalk, type VaultScan } from '../../../src/core/vault/vault-scan.js';
+import { tempDir, writeFiles } from '../../helpers/temp.js';
+
+/** The scan's unit (vault-scan.ts): the reader must be given the same. */
+const CHUNK = 500;
+
+describe('note prefetch', () => {
+  let policy: VaultPathPolicy;
+  let cleanup: () => Promise<void>;
+  const parse = (rel: string, text: string): { rel: string; text: string } | null => {
+    if (text.startsWith('broken')) throw new Error(`broken ${rel}`);
+    return text.startsWith('skip') ? null : { rel, text };
+  };
+  /** What a scan found, in a form two scans can be compared by. */
+  const summary = (scan: VaultScan<unknown>): unknown => ({
+    notes: scan.notes.map(({ rel, hash, size, parsed, broken }) => ({ rel, hash, size, parsed, broken })),
+    unreadable: scan.unreadable,
+    folders: [...scan.folders].sort(),
+    links: scan.links,
+  });
+  const plainScan = async (): Promise<unknown> => summary(await scanVault(policy, parse, []));
+  const prefetchedScan = async (prefetch: NotePrefetch): Promise<unknown> =>
+    summary(await scanVault(policy, parse, [], { prefetch }));
+  const startReading = (): NotePrefetch => new NotePrefetch(policy, sortedWalk(policy), CHUNK, Date.now());
+
+  before(async () => {
+    const tmp = await tempDir('note-prefetch-');
+    cleanup = tmp.cleanup;
+    policy = { root: tmp.dir, dataDir: path.join(tmp.dir, '.taskdown') };
+    const files: Record<string, string> = {};
+    // Four chunks and a bit, so the reader has to wait for the scan to free its slots.
+    for (let i = 0; i < 2_100; i++) files[`Tasks/Task ${String(i).padStart(4, '0')}.md`] = `---\nn: ${i}\n---\n`;
+    Object.assign(files, {
+      'Tasks/Task 0100.md': '---\ntitle: Ünïcode ✓\n---\nBody 🎉\n',
+      'Tasks/Task 0200.md': 'skip: not a task',
+      'Tasks/Task 0300.md': 'broken frontmatter',
+      'Tasks/Task 0400.md': '',
+      'Tasks/Task 0499.md': 'a'.repeat(64 * 1024),
+      // Larger than a slot: the scan reads it itself, and what follows still comes from the slot.
+      'Tasks/Task 0501.md': `---\ntitle: Big\n---\n${'é'.repeat(600_000)}`,
+      'Tasks/Task 0502.md': `---\ntitle: After the big one\n---\n`,
+      '.obsidian/ignored.md': 'not a note',
+    });
+    await writeFiles(policy.root, files);
+    // Bytes that are not UTF-8 are decoded as the scan decodes them.
+    await writeFile(path.join(policy.root, 'Tasks/Task 0600.md'), Buffer.from([0x2d, 0xff, 0xfe, 0x0a, 0xc3]));
+    await symlink(path.join(policy.root, 'Tasks/Task 0100.md'), path.join(policy.root, 'Linked.md'));
+  });
+  after(() => cleanup());
+
+  it('gives the scan what it reads itself: texts, sizes, hashes, broken notes, links', async () => {
+    const expected = await plainScan();
+    assert.deepEqual(await prefetchedScan(startReading()), expected);
+    const notes = (expected as { notes: Array<{ rel: string; size: number }> }).notes;
+    assert.equal(notes.length, 2_100 + 1); // and the link
+    assert.equal(notes.find((n) => n.rel === 'Tasks/Task 0501.md')?.size, 1_200_000 + 19);
+  });
+
+  it('reports notes that vanished or became folders after the walk as the scan does', async () => {
+    const prefetch = startReading();
+    // The reader may have read the first slots already; these are in the last chunk.
+    const gone = path.join(policy.root, 'Tasks/Task 2050.md');
+    const folder = path.join(policy.root, 'Tasks/Task 2060.md');
+    await rm(gone);
+    await rm(folder);
+    await mkdir(folder);
+    try {
+      // The folders differ: the reader's walk was made before the folder existed.
+      const notesOf = (scan: unknown): unknown => {
+        const { notes, unreadable } = scan as { notes: unknown; unreadable: unknown };
+        return { notes, unreadable };
+      };
+      assert.deepEqual(notesOf(await prefetchedScan(prefetch)), notesOf(await plainScan()));
+    } finally {
+      await rm(folder, { recursive: true });
+      await writeFiles(policy.root, { 'Tasks/Task 2050.md': '---\nn: 2050\n---\n', 'Tasks/Task 2060.md': '---\nn: 2060\n---\n' });
+    }
+  });
+
+  it('leaves the reading to the scan when the reader stopped', async () => {
+    const prefetch = startReading();
+    prefetch.dispose();
+    assert.deepEqual(await prefetchedScan(prefetch), await plainScan());
+  });
+
+  it('is not used for another vault', async () => {
+    const other = new NotePrefetch(
+      { ...policy, dataDir: path.join(policy.root, 'elsewhere') },
+      sortedWalk(policy),
+      CHUNK,
+      Date.now(),
+    );
+    assert.deepEqual(await prefetchedScan(other), await plainScan());
+    assert.equal(await other.chunk(0), undefined, 'disposed');
+  });
+
+  it('dates the scan from the walk the reader was given', async () => {
+    const startedAt = Date.now() - 60_000;
+    const scan = await scanVault(policy, parse, [], {
+      prefetch: new NotePrefetch(policy, sortedWalk(policy), CHUNK, startedAt),
+    });
+    assert.equal(scan.startedAt, startedAt);
+  });
+});
