@@ -39,13 +39,21 @@ interface ChunkMessage {
 const READER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { closeSync, openSync, readSync } = require('node:fs');
-const { files, chunkSize, ring, state, slots, slotBytes } = workerData;
+const { paths, count: total, chunkSize, ring, state, slots, slotBytes } = workerData;
 const bytes = new Uint8Array(ring);
-for (let index = 0, first = 0; first < files.length; index++, first += chunkSize) {
+// The paths arrive as bytes, NUL after each: opened as they are, without a string each.
+let pathStart = 0;
+const nextPath = () => {
+  const end = paths.indexOf(0, pathStart);
+  const path = paths.subarray(pathStart, end);
+  pathStart = end + 1;
+  return path;
+};
+for (let index = 0, first = 0; first < total; index++, first += chunkSize) {
   const slot = index % slots;
   Atomics.wait(state, slot, ${FILLED});
   const base = slot * slotBytes;
-  const count = Math.min(chunkSize, files.length - first);
+  const count = Math.min(chunkSize, total - first);
   const ends = new Int32Array(count);
   const left = [];
   const errors = [];
@@ -53,7 +61,8 @@ for (let index = 0, first = 0; first < files.length; index++, first += chunkSize
   for (let i = 0; i < count; i++) {
     let fd;
     try {
-      fd = openSync(files[first + i], 'r');
+      const path = nextPath();
+      fd = openSync(path, 'r');
       const room = slotBytes - used;
       // A read of a regular file returns less than asked only at its end (as in readNote).
       const n = room > 0 ? readSync(fd, bytes, base + used, room, 0) : room;
@@ -127,10 +136,14 @@ export class NotePrefetch {
   ) {
     this.startedAt = startedAt;
     const prefix = policy.root.endsWith(path.sep) ? policy.root : `${policy.root}${path.sep}`;
+    // One buffer of paths rather than an array of strings: at 100,000 notes the strings alone
+    // were more than the reader's small heap holds.
+    const paths = new TextEncoder().encode(walk.notes.map((rel) => `${prefix + rel}\0`).join(''));
     this.worker = new Worker(READER_SOURCE, {
       eval: true,
       workerData: {
-        files: walk.notes.map((rel) => prefix + rel),
+        paths,
+        count: walk.notes.length,
         chunkSize,
         ring: this.ring,
         state: this.state,
@@ -141,12 +154,14 @@ export class NotePrefetch {
       resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
       stdout: true,
       stderr: true,
+      transferList: [paths.buffer],
     });
-    // Never what keeps the process alive: a server that fails to start exits with the reader.
-    this.worker.unref();
     this.worker.on('message', (message: ChunkMessage) => this.arrived(message));
     this.worker.on('error', () => this.end());
     this.worker.on('exit', () => this.end());
+    // The reader keeps the process alive only while the scan waits for it (see chunk): a server
+    // that fails to start before its scan exits without waiting for the reader.
+    this.worker.unref();
   }
 
   /**
@@ -158,8 +173,17 @@ export class NotePrefetch {
     const ready = this.received.get(index);
     if (ready) return Promise.resolve(this.take(ready));
     if (this.ended) return Promise.resolve(undefined);
+    // Waiting on an unreferenced thread, a process with nothing else to do would end here, and
+    // would not even learn that the thread failed.
+    this.worker.ref();
     return new Promise((resolve) => {
-      this.waiting = { index, resolve };
+      this.waiting = {
+        index,
+        resolve: (chunk) => {
+          this.worker.unref();
+          resolve(chunk);
+        },
+      };
     });
   }
 

@@ -105,6 +105,20 @@ describe('note prefetch', () => {
     assert.equal(await other.chunk(0), undefined, 'disposed');
   });
 
+  it('is given the paths of a large vault in a form its small heap holds, and answers every chunk', async () => {
+    // 200,000 paths as strings were more than the reader's heap limit: it died, and the scan
+    // waited for it forever. (The notes do not exist: each is reported missing.)
+    const folder = 'Missing/A folder of task notes with a long name/And another one inside it';
+    const notes = Array.from({ length: 200_000 }, (_, i) => `${folder}/Task note ${i}.md`);
+    const prefetch = new NotePrefetch(policy, { notes, folders: [''], links: [], temps: [] }, CHUNK, Date.now());
+    for (let index = 0; index * CHUNK < notes.length; index++) {
+      const chunk = await prefetch.chunk(index);
+      assert.ok(chunk, `chunk ${index}`);
+      assert.throws(() => chunk.read(0), { code: 'ENOENT' });
+      chunk.release();
+    }
+  });
+
   it('dates the scan from the walk the reader was given', async () => {
     const startedAt = Date.now() - 60_000;
     const scan = await scanVault(policy, parse, [], {
