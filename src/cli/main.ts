@@ -59,12 +59,13 @@ async function main(): Promise<void> {
     await createDemoVault(config.vault);
     process.stderr.write(`taskdown: created demo vault at ${config.vault}\n`);
   }
-  // A first start (no index snapshot to reuse) reads every note: start reading them now.
-  const prefetch = existsSync(path.join(config.dataDir, INDEX_SNAPSHOT_FILE))
-    ? undefined
-    : prefetchNotes({ root: config.vault, dataDir: config.dataDir });
+  // A first start reads every note, a restart looks every note up to compare it with the index
+  // snapshot: either starts now, on a second thread, while the server loads.
+  const restart = existsSync(path.join(config.dataDir, INDEX_SNAPSHOT_FILE));
+  const prefetch = prefetchNotes({ root: config.vault, dataDir: config.dataDir }, restart ? 'stat' : 'read');
   if (prefetch && process.env.TASKDOWN_LAUNCH_REPORT === '1') {
-    process.stderr.write(`taskdown: reading ${prefetch.walk.notes.length} notes on a second thread\n`);
+    const what = restart ? 'looking up' : 'reading';
+    process.stderr.write(`taskdown: ${what} ${prefetch.walk.notes.length} notes on a second thread\n`);
   }
   const { serve } = await import('./serve.js');
   await serve(config, prefetch);

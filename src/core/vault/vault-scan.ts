@@ -9,8 +9,8 @@ import { hash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isTempFileName } from './atomic-write.js';
-import { sameStamp, type SnapshotEntry } from './index-snapshot.js';
-import { NotePrefetch, type PrefetchedChunk } from './note-prefetch.js';
+import { sameStamp, type FileStamp, type SnapshotEntry } from './index-snapshot.js';
+import { NotePrefetch, type PrefetchedChunk, type PrefetchMode } from './note-prefetch.js';
 import { isReservedVaultPath, type VaultPathPolicy } from './paths.js';
 import { fileLinkTarget } from './vault-entry.js';
 
@@ -160,10 +160,14 @@ export async function scanVault<P>(
   previous: readonly SnapshotEntry<P>[],
   options: { clearDebris?: (temps: string[]) => void; prefetch?: NotePrefetch } = {},
 ): Promise<VaultScan<P>> {
-  // The notes a first start's reader thread has been reading (note-prefetch.ts), when they are of
-  // this vault and there is no snapshot to reuse instead.
+  // The notes a start's reader thread has been reading, or looking up against the snapshot
+  // (note-prefetch.ts), when they are of this vault and the snapshot is what the reader expected.
   let prefetch = options.prefetch;
-  if (prefetch && (previous.length > 0 || !samePolicy(prefetch.policy, policy) || prefetch.chunkSize !== SCAN_CHUNK)) {
+  const mode: PrefetchMode = previous.length > 0 ? 'stat' : 'read';
+  if (
+    prefetch &&
+    (prefetch.mode !== mode || !samePolicy(prefetch.policy, policy) || prefetch.chunkSize !== SCAN_CHUNK)
+  ) {
     prefetch.dispose();
     prefetch = undefined;
   }
@@ -193,13 +197,10 @@ export async function scanVault<P>(
       const abs = prefix + rel;
       while (p < previous.length && previous[p]!.rel < rel) p++;
       const known = previous[p]?.rel === rel ? previous[p] : undefined;
-      if (known) {
-        const stat = statSync(abs, { throwIfNoEntry: false });
-        if (stat?.isFile() && sameStamp(stat, known)) {
-          notes.push(known);
-          reused++;
-          continue;
-        }
+      if (known && (chunk?.unchanged(k, known) ?? unchangedFile(abs, known))) {
+        notes.push(known);
+        reused++;
+        continue;
       }
       let read;
       try {
@@ -233,14 +234,21 @@ export function sortedWalk(policy: VaultPathPolicy): VaultWalk {
 }
 
 /**
- * Starts reading a first start's notes on a second thread (note-prefetch.ts), in the chunks the
+ * Starts reading a start's notes (`read`: a first start) or looking them up (`stat`: a restart,
+ * to compare with the index snapshot) on a second thread (note-prefetch.ts), in the chunks the
  * scan takes them in; undefined for a vault too small to gain from it.
  */
-export function prefetchNotes(policy: VaultPathPolicy): NotePrefetch | undefined {
+export function prefetchNotes(policy: VaultPathPolicy, mode: PrefetchMode): NotePrefetch | undefined {
   const startedAt = Date.now();
   const walk = sortedWalk(policy);
   if (walk.notes.length < PREFETCH_MIN_NOTES) return undefined;
-  return new NotePrefetch(policy, walk, SCAN_CHUNK, startedAt);
+  return new NotePrefetch(policy, walk, SCAN_CHUNK, startedAt, mode);
+}
+
+/** Whether the file at `abs` is a file with exactly the stamp of its snapshot entry. */
+function unchangedFile(abs: string, stamp: FileStamp): boolean {
+  const stat = statSync(abs, { throwIfNoEntry: false });
+  return stat?.isFile() === true && sameStamp(stat, stamp);
 }
 
 const samePolicy = (a: VaultPathPolicy, b: VaultPathPolicy): boolean =>

@@ -4,9 +4,11 @@
  * the walk and the read.
  */
 import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { stampOf, type SnapshotEntry } from '../../../src/core/vault/index-snapshot.js';
 import { NotePrefetch } from '../../../src/core/vault/note-prefetch.js';
 import { type VaultPathPolicy } from '../../../src/core/vault/paths.js';
 import { scanVault, sortedWalk, type VaultScan } from '../../../src/core/vault/vault-scan.js';
@@ -117,6 +119,42 @@ describe('note prefetch', () => {
       assert.throws(() => chunk.read(0), { code: 'ENOENT' });
       chunk.release();
     }
+  });
+
+  it('looks the notes of a restart up against the snapshot as the scan does: unchanged ones reused, the rest read', async () => {
+    const first = await scanVault(policy, parse, []);
+    const previous: SnapshotEntry<unknown>[] = first.notes.map((note) => ({
+      ...note,
+      ...stampOf(statSync(path.join(policy.root, note.rel))),
+    }));
+    // Changed, gone and new since the snapshot; one entry with a stamp no file has.
+    await writeFile(path.join(policy.root, 'Tasks/Task 0010.md'), '---\nn: changed\n---\n');
+    await rm(path.join(policy.root, 'Tasks/Task 1500.md'));
+    await writeFiles(policy.root, { 'Tasks/Task 9999.md': '---\nn: new\n---\n' });
+    const stale = previous.find((entry) => entry.rel === 'Tasks/Task 2000.md')!;
+    stale.ino += 1;
+    try {
+      const expected = await scanVault(policy, parse, previous);
+      const prefetch = new NotePrefetch(policy, sortedWalk(policy), CHUNK, Date.now(), 'stat');
+      const got = await scanVault(policy, parse, previous, { prefetch });
+      assert.deepEqual(summary(got), summary(expected));
+      assert.equal(got.reused, expected.reused);
+      assert.equal(got.reused, previous.length - 3); // changed, gone, stale
+    } finally {
+      await writeFiles(policy.root, { 'Tasks/Task 0010.md': '---\nn: 10\n---\n', 'Tasks/Task 1500.md': '---\nn: 1500\n---\n' });
+      await rm(path.join(policy.root, 'Tasks/Task 9999.md'));
+    }
+  });
+
+  it('is not used when the snapshot is not what it expected', async () => {
+    const reader = new NotePrefetch(policy, sortedWalk(policy), CHUNK, Date.now(), 'read');
+    const entry = { rel: 'Tasks/Task 0000.md', hash: '', size: 0, mtimeMs: 0, ctimeMs: 0, ino: 0, parsed: null };
+    const plain = summary(await scanVault(policy, parse, [entry]));
+    assert.deepEqual(summary(await scanVault(policy, parse, [entry], { prefetch: reader })), plain);
+    assert.equal(await reader.chunk(0), undefined, 'disposed');
+    const looker = new NotePrefetch(policy, sortedWalk(policy), CHUNK, Date.now(), 'stat');
+    assert.deepEqual(await prefetchedScan(looker), await plainScan());
+    assert.equal(await looker.chunk(0), undefined, 'disposed');
   });
 
   it('dates the scan from the walk the reader was given', async () => {
