@@ -221,9 +221,11 @@ export class TaskService {
     const settings = await loadTaskNotesSettings(policy, (err) =>
       options.log.warn({ err }, `cannot read ${TASKNOTES_DATA_JSON}; using TaskNotes defaults`),
     );
-    const service = new TaskService(options, settings);
+    // The reader thread's buffers are the scan's only: the service does not keep them.
+    const { prefetch, ...kept } = options;
+    const service = new TaskService(kept, settings);
     if (options.readOnly) await service.store.rescan();
-    else await service.store.start(options.prefetch);
+    else await service.store.start(prefetch);
     return service;
   }
 

@@ -185,7 +185,7 @@ export class NotePrefetch {
   /** When the walk began: every note the reader read was read after this (epoch ms). */
   readonly startedAt: number;
   private readonly worker: Worker;
-  private readonly ring: SharedArrayBuffer | undefined;
+  private ring: SharedArrayBuffer | undefined;
   private readonly state = new Int32Array(new SharedArrayBuffer(4 * SLOTS));
   private readonly received = new Map<number, ChunkMessage>();
   private waiting: { index: number; resolve: (chunk: PrefetchedChunk | undefined) => void } | undefined;
@@ -257,10 +257,11 @@ export class NotePrefetch {
     });
   }
 
-  /** Stops the reader (a scan that does not want its chunks). */
+  /** Stops the reader (a scan that does not want its chunks, or is done) and frees its buffers. */
   dispose(): void {
     this.end();
     this.received.clear();
+    this.ring = undefined;
     void this.worker.terminate();
   }
 

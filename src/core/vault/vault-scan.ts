@@ -189,6 +189,7 @@ export async function scanVault<P>(
       chunk?.release();
     }
   }
+  prefetch?.dispose();
   return { notes, folders, links, unreadable, startedAt, reused };
 
   function readChunk(i: number, chunk: PrefetchedChunk | undefined): void {
