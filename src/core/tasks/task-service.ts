@@ -111,7 +111,7 @@ export interface TaskServiceOptions {
   validation?: ValidationMode;
   /** Scan once, without a watcher or an index snapshot (for `taskdown check`). */
   readOnly?: boolean;
-  /** The notes of a first start, already being read on a second thread (note-prefetch.ts). */
+  /** The vault's notes, already being read or looked up on a second thread (note-prefetch.ts). */
   prefetch?: NotePrefetch;
 }
 
