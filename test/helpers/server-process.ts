@@ -93,6 +93,30 @@ export interface TestServer {
   cleanup(): Promise<void>;
 }
 
+/** Sends a JSON request to the server at `url`; `body` is serialised unless it is already a string. */
+export async function jsonRequest<T = any>(
+  url: string,
+  method: string,
+  pathname: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse<T>> {
+  const init: RequestInit = { method, headers: { ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(url + pathname, init);
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text.length > 0 ? JSON.parse(text) : undefined;
+  } catch {
+    // Non-JSON bodies (HTML, assets) stay as text.
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
 export const encodeId = (id: string): string => encodeURIComponent(id);
 
 let home: string | undefined;
@@ -190,22 +214,7 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     dataDir,
     process: child,
     stderr: () => stderr,
-    async request(method, pathname, body, headers = {}) {
-      const init: RequestInit = { method, headers: { ...headers } };
-      if (body !== undefined) {
-        init.body = typeof body === 'string' ? body : JSON.stringify(body);
-        (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
-      }
-      const res = await fetch(url + pathname, init);
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text.length > 0 ? JSON.parse(text) : undefined;
-      } catch {
-        // Non-JSON bodies (HTML, assets) stay as text.
-      }
-      return { status: res.status, headers: res.headers, body: parsed as never, text };
-    },
+    request: (method, pathname, body, headers) => jsonRequest(url, method, pathname, body, headers),
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill(signal);
