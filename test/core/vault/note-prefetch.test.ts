@@ -108,10 +108,11 @@ describe('note prefetch', () => {
   });
 
   it('is given the paths of a large vault in a form its small heap holds, and answers every chunk', async () => {
-    // 200,000 paths as strings were more than the reader's heap limit: it died, and the scan
-    // waited for it forever. (The notes do not exist: each is reported missing.)
-    const folder = 'Missing/A folder of task notes with a long name/And another one inside it';
-    const notes = Array.from({ length: 200_000 }, (_, i) => `${folder}/Task note ${i}.md`);
+    // 50,000 paths of 400 characters (20 MB) as strings were more than the reader's heap limit:
+    // it died, and the scan waited for it forever. (The notes do not exist: each is reported
+    // missing.)
+    const folder = ['Missing', 'a'.repeat(120), 'b'.repeat(120), 'c'.repeat(120)].join('/');
+    const notes = Array.from({ length: 50_000 }, (_, i) => `${folder}/Task note ${i}.md`);
     const prefetch = new NotePrefetch(policy, { notes, folders: [''], links: [], temps: [] }, CHUNK, Date.now());
     for (let index = 0; index * CHUNK < notes.length; index++) {
       const chunk = await prefetch.chunk(index);
