@@ -1,9 +1,20 @@
 // Runs every *.test.ts under test/ and src/ with Node's built-in test runner (TypeScript through
 // tsx). Pass file or folder paths to run a subset: `npm test -- test/http`.
+//
+// The runner gives every file a process of its own. A unit test file spends most of that process
+// starting Node and tsx: 0.6-0.9 s of CPU for tests that take a few ms. Those files share UNIT_SHARDS
+// processes instead, one entry file each that imports them, started before the other files (a
+// long entry started last ends the run late). Files that keep a process of their own: everything
+// under test/integration and test/web (servers, browsers, child processes, real time), and any
+// file that sets process.env when it loads (a time zone, say), which would hold for its
+// neighbours too. Measured on the 2-core development machine (Node 20.20, whole run): 180 s one
+// process per file, 173 s shared, 146 s shared and started first.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers';
+import { pathToFileURL } from 'node:url';
 
 function collect(target, out) {
   const stat = statSync(target);
@@ -25,6 +36,30 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
+const UNIT_SHARDS = 3;
+const ownProcess = (file) =>
+  /^test[\\/](integration|web)[\\/]/.test(file) || /^process\.env\./m.test(readFileSync(file, 'utf8'));
+const alone = files.filter(ownProcess);
+const shared = files.filter((file) => !ownProcess(file));
+const entries = [];
+if (shared.length > 1) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'taskdown-unit-tests-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const shards = Math.min(UNIT_SHARDS, shared.length);
+  for (let k = 0; k < shards; k++) {
+    // Every shard takes every k-th file, so the large folders spread over all of them.
+    const imports = shared
+      .filter((_, i) => i % shards === k)
+      .map((file) => `import ${JSON.stringify(pathToFileURL(path.resolve(file)).href)};\n`);
+    const entry = path.join(dir, `unit-${k + 1}.test.mjs`);
+    writeFileSync(entry, imports.join(''));
+    entries.push(entry);
+  }
+} else {
+  entries.push(...shared);
+}
+entries.push(...alone);
+
 // The whole run is bounded instead of each file being force-exited (`--test-force-exit`, which on
 // Node 20 can drop the reports of a file's last tests): a test file whose open handles kept it
 // alive would otherwise stall CI.
@@ -40,7 +75,7 @@ const child = spawn(
     // A hung test fails after two minutes.
     '--test-timeout=120000',
     ...flags,
-    ...files,
+    ...entries,
   ],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
