@@ -222,10 +222,15 @@ describe('settings page in Chromium', () => {
     await attempts.nth(1).getByRole('cell', { name: '200', exact: true }).waitFor();
     await dialog.getByText('"webhook.ping"').waitFor();
 
+    // The redelivery's receiver answers a second late: its attempt is recorded long after the
+    // Redeliver request returned, and the open dialog shows it when the server says so.
+    receiver.respond(() => ({ status: 200, delayMs: 1000 }));
     await dialog.getByRole('button', { name: 'Redeliver' }).click();
     const [again] = (await receiver.waitFor(before + 3)).slice(before + 2);
     assert.equal(again?.raw.toString(), got[before]?.raw.toString(), 'the same payload');
     await attempts.nth(2).waitFor();
+    assert.equal(await attempts.count(), 3);
+    await attempts.nth(2).getByRole('cell', { name: '200', exact: true }).waitFor();
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'detached' });
     receiver.respond(() => 200);

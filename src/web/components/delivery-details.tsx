@@ -1,7 +1,8 @@
 /**
  * One delivery in full: its payload and every attempt (when, how long, the receiver's status,
- * the error and the start of its answer), with Redeliver. Loaded when opened, reloaded after a
- * redelivery so the new attempt shows.
+ * the error and the start of its answer), with Redeliver. Loaded when opened, and again after a
+ * redelivery and whenever the server says deliveries changed (`activity` counts its notices): a
+ * redelivery's attempt runs after the request that queued it has answered.
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { call, messageOf } from '../api.js';
@@ -11,11 +12,13 @@ import { Dialog } from './dialog.js';
 
 export interface DeliveryDetailsProps {
   deliveryId: string;
+  /** Changes with every delivery activity notice of the server. */
+  activity: number;
   onRedeliver: (id: string) => Promise<void>;
   onClose: () => void;
 }
 
-export function DeliveryDetails({ deliveryId, onRedeliver, onClose }: DeliveryDetailsProps) {
+export function DeliveryDetails({ deliveryId, activity, onRedeliver, onClose }: DeliveryDetailsProps) {
   const [delivery, setDelivery] = useState<DeliveryDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(async () => {
@@ -30,7 +33,7 @@ export function DeliveryDetails({ deliveryId, onRedeliver, onClose }: DeliveryDe
       setError(messageOf(err));
     }
   }, [deliveryId]);
-  useEffect(() => void load(), [load]);
+  useEffect(() => void load(), [load, activity]);
 
   const redeliver = async (): Promise<void> => {
     await onRedeliver(deliveryId);

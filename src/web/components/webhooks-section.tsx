@@ -65,7 +65,13 @@ export function WebhooksSection() {
   }, []);
 
   useEffect(() => void load(), [load]);
-  const live = useActivity(() => void load(), liveUpdates);
+  // Counts the server's activity notices: an open delivery dialog reloads on each, so an attempt
+  // made after its Redeliver returned (the attempt runs later) still shows.
+  const [activity, setActivity] = useState(0);
+  const live = useActivity(() => {
+    void load();
+    setActivity((n) => n + 1);
+  }, liveUpdates);
 
   const create = async (draft: WebhookDraft): Promise<void> => {
     const { webhook } = await call<{ webhook: Webhook & { secret: string } }>(
@@ -209,7 +215,7 @@ export function WebhooksSection() {
         />
       )}
       {dialog.kind === 'delivery' && (
-        <DeliveryDetails deliveryId={dialog.id} onRedeliver={redeliver} onClose={close} />
+        <DeliveryDetails deliveryId={dialog.id} activity={activity} onRedeliver={redeliver} onClose={close} />
       )}
       {dialog.kind === 'delete' && (
         <ConfirmDialog
