@@ -18,9 +18,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
 import { startServer, type RunningServer } from '../../src/app.js';
-import { DEFAULT_RETENTION } from '../../src/core/store/event-journal.js';
 import { MAX_IN_FLIGHT } from '../../src/core/webhooks/engine.js';
 import { signTaskdown } from '../../src/core/webhooks/signer.js';
+import { localConfig } from '../../test/helpers/in-process-server.js';
 import { tempDir } from '../../test/helpers/temp.js';
 import type { Figure, Scenario } from '../lib/report.js';
 import { summarize } from '../lib/stats.js';
@@ -257,17 +257,7 @@ const scenario: Scenario = {
     const data = await tempDir('taskdown-bench-data-');
     const empty = await tempDir('taskdown-bench-empty-');
     const receiver = await startBenchReceiver();
-    const server = await startServer({
-      vault: vault.dir,
-      dataDir: data.dir,
-      host: '127.0.0.1',
-      port: 0,
-      token: null,
-      logLevel: 'silent',
-      webhookTimeoutMs: 15_000,
-      webhookAllowPrivate: false,
-      retention: DEFAULT_RETENTION,
-    });
+    const server = await startServer(localConfig(vault.dir, data.dir));
     let closed = false;
     try {
       const { secret } = await server.services.webhooks.create({

@@ -9,20 +9,35 @@ import { startServer, type RunningServer } from '../../src/app.js';
 import type { ServerConfig } from '../../src/config/config.js';
 import type { Clock } from '../../src/core/clock.js';
 import { DEFAULT_RETENTION } from '../../src/core/store/event-journal.js';
-import { jsonRequest, type ApiResponse } from './server-process.js';
+import { jsonRequest, type TestServer } from './server-process.js';
 import { tempDir, writeFiles } from './temp.js';
+
+/** A server on the loopback address and a free port, no token, silent logs: what in-process tests run. */
+export function localConfig(
+  vault: string,
+  dataDir: string,
+  overrides: Partial<ServerConfig> = {},
+): ServerConfig {
+  return {
+    vault,
+    dataDir,
+    host: '127.0.0.1',
+    port: 0,
+    token: null,
+    logLevel: 'silent',
+    webhookTimeoutMs: 15_000,
+    webhookAllowPrivate: false,
+    retention: DEFAULT_RETENTION,
+    ...overrides,
+  };
+}
 
 export interface InProcessServer {
   url: string;
   vault: string;
   dataDir: string;
   running: RunningServer;
-  request<T = any>(
-    method: string,
-    pathname: string,
-    body?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<ApiResponse<T>>;
+  request: TestServer['request'];
   /** Closes the server (state persisted, as on SIGTERM) and starts a new one on the same folders. */
   restart(beforeStart?: () => Promise<void>): Promise<void>;
   /** Closes the server and removes its temp folders. */
@@ -36,17 +51,7 @@ export async function startInProcessServer(options: {
   const vault = await tempDir('taskdown-vault-');
   const data = await tempDir('taskdown-data-');
   if (options.files) await writeFiles(vault.dir, options.files);
-  const config: ServerConfig = {
-    vault: vault.dir,
-    dataDir: data.dir,
-    host: '127.0.0.1',
-    port: 0,
-    token: null,
-    logLevel: 'silent',
-    webhookTimeoutMs: 15_000,
-    webhookAllowPrivate: false,
-    retention: DEFAULT_RETENTION,
-  };
+  const config = localConfig(vault.dir, data.dir);
   let running = await startServer(config, { clock: options.clock });
   let closed = false;
   const server: InProcessServer = {

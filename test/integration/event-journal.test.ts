@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../../src/app.js';
 import type { ServerConfig } from '../../src/config/config.js';
-import { DEFAULT_RETENTION } from '../../src/core/store/event-journal.js';
+import { localConfig } from '../helpers/in-process-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('event journal in the server', () => {
@@ -17,17 +17,7 @@ describe('event journal in the server', () => {
   before(async () => {
     vault = await tempDir('taskdown-ej-vault-');
     data = await tempDir('taskdown-ej-data-');
-    config = {
-      vault: vault.dir,
-      dataDir: data.dir,
-      host: '127.0.0.1',
-      port: 0,
-      token: null,
-      logLevel: 'silent',
-      webhookTimeoutMs: 15_000,
-      webhookAllowPrivate: false,
-      retention: DEFAULT_RETENTION,
-    };
+    config = localConfig(vault.dir, data.dir);
     server = await startServer(config);
   });
   after(async () => {

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../../src/app.js';
 import type { ServerConfig } from '../../src/config/config.js';
-import { DEFAULT_RETENTION } from '../../src/core/store/event-journal.js';
 import { signTaskdown } from '../../src/core/webhooks/signer.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { sampleTask } from '../helpers/sample-task.js';
 import { waitFor } from '../helpers/server-process.js';
+import { localConfig } from '../helpers/in-process-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 const task = sampleTask({ tags: [] });
@@ -35,17 +35,7 @@ describe('webhook delivery (in-process server)', () => {
   before(async () => {
     vault = await tempDir('taskdown-whd-vault-');
     data = await tempDir('taskdown-whd-data-');
-    config = {
-      vault: vault.dir,
-      dataDir: data.dir,
-      host: '127.0.0.1',
-      port: 0,
-      token: null,
-      logLevel: 'silent',
-      webhookTimeoutMs: 15_000,
-      webhookAllowPrivate: false,
-      retention: DEFAULT_RETENTION,
-    };
+    config = localConfig(vault.dir, data.dir);
     server = await startServer(config);
     receiver = await startReceiver();
   });

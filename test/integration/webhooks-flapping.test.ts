@@ -8,9 +8,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../../src/app.js';
-import { DEFAULT_RETENTION } from '../../src/core/store/event-journal.js';
 import { sampleTask } from '../helpers/sample-task.js';
 import { waitFor } from '../helpers/server-process.js';
+import { localConfig } from '../helpers/in-process-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 interface Flapping {
@@ -78,17 +78,7 @@ describe('1,000 events to a flapping receiver (in-process server, real time)', (
   before(async () => {
     vault = await tempDir('taskdown-flap-vault-');
     data = await tempDir('taskdown-flap-data-');
-    server = await startServer({
-      vault: vault.dir,
-      dataDir: data.dir,
-      host: '127.0.0.1',
-      port: 0,
-      token: null,
-      logLevel: 'silent',
-      webhookTimeoutMs: 5000,
-      webhookAllowPrivate: false,
-      retention: DEFAULT_RETENTION,
-    });
+    server = await startServer(localConfig(vault.dir, data.dir, { webhookTimeoutMs: 5000 }));
     receiver = await startFlapping();
   });
   after(async () => {
