@@ -28,6 +28,7 @@ import { inspectVaultPath, refusedPath } from './vault-entry.js';
 import {
   hashText,
   isCandidateNote,
+  isIgnoredFolder,
   scanVault,
   type NoteParser,
   type ScannedNote,
@@ -173,12 +174,57 @@ export class VaultStore<P> {
   }
 
   /**
-   * Full scan into the index (no change reports), then starts the watcher. The temp files a crash
-   * left in the note folders are removed by this first scan.
+   * Full scan into the index (no change reports), then starts the watcher and catches up with what
+   * changed before it started (catchUp). The temp files a crash left in the note folders are
+   * removed by this first scan.
    */
   async start(prefetch?: NotePrefetch): Promise<void> {
     const scan = await this.scan(true, prefetch);
     this.startWatcher(scan.folders, scan.links);
+    void this.catchUp(scan).catch((err: unknown) => {
+      this.options.log.warn({ err }, 'cannot look for changes made while the server started');
+    });
+  }
+
+  /**
+   * The watcher sees what happens once it runs, but a start walked the vault and read its notes
+   * before (for a large vault as early as the command started, note-prefetch.ts): a note another
+   * program created, changed or deleted in between, or a folder it created, would stay as the
+   * scan saw it until its next change. So once the watcher runs, the walked folders are listed
+   * again and every scanned note is looked up, beside the first requests (a turn of the event loop
+   * every CATCH_UP_CHUNK notes); whatever is new, gone, or modified since shortly before the walk
+   * goes to the watcher as if it had reported it. A note that turns out unchanged is read and left
+   * as it is.
+   */
+  private async catchUp(scan: VaultScan<P>): Promise<void> {
+    const since = scan.startedAt - CATCH_UP_MARGIN_MS;
+    const scanned = new Set(scan.notes.map((note) => note.rel));
+    for (const { path: rel } of scan.unreadable) scanned.add(rel);
+    const folders = new Set(scan.folders);
+    const report = (rel: string): void => this.watcher?.recheck(rel, 0);
+    for (const folder of scan.folders) {
+      const entries = await fs.readdir(this.abs(folder), { withFileTypes: true }).catch(() => []);
+      if (this.stopped) return;
+      for (const entry of entries) {
+        const rel = folder === '' ? entry.name : `${folder}/${entry.name}`;
+        const { policy } = this.options;
+        const isNew = entry.isDirectory()
+          ? !folders.has(rel) && !isIgnoredFolder(policy, rel)
+          : !scanned.has(rel) && isCandidateNote(policy, rel);
+        if (isNew) {
+          report(rel);
+        }
+      }
+    }
+    let looked = 0;
+    for (const rel of scanned) {
+      if (++looked % CATCH_UP_CHUNK === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (this.stopped) return;
+      }
+      const stat = statSync(this.abs(rel), { throwIfNoEntry: false });
+      if (!stat || stat.mtimeMs >= since || stat.ctimeMs >= since) report(rel);
+    }
   }
 
   /**
@@ -193,7 +239,7 @@ export class VaultStore<P> {
   private async scan(
     atStart: boolean,
     prefetch?: NotePrefetch,
-  ): Promise<{ folders: string[]; links: string[] }> {
+  ): Promise<VaultScan<P>> {
     const { policy, log } = this.options;
     const previous = this.snapshot?.load(this.options.snapshot?.key() ?? '') ?? [];
     const scan = await scanVault(policy, this.options.parse, previous, {
@@ -659,6 +705,13 @@ export class VaultStore<P> {
 
 /** Notes the watcher's changes are reconciled in at once (see queueReconcile). */
 const RECONCILE_BATCH = 32;
+/**
+ * How long before a start's walk a note modified then is looked at again once the watcher runs
+ * (catchUp): file times are rounded to the file system's granularity (up to 2 s on FAT volumes).
+ */
+const CATCH_UP_MARGIN_MS = 2_000;
+/** Notes looked up between two yields while a start catches up (a few ms of stat calls). */
+const CATCH_UP_CHUNK = 500;
 /** A note modified this recently before a scan is read again next time rather than snapshotted. */
 const SNAPSHOT_SETTLED_MS = 2_000;
 /** Notes checked between two yields while the snapshot is prepared. */
