@@ -7,9 +7,12 @@
  * 1. Young generation. A start-up scan keeps nearly everything it parses, so V8 grows the young
  *    generation to its maximum (32 MB on Node 20, 64 MB on Node 24) and keeps it resident for
  *    good, although a request leaves almost nothing behind. Where Node has `process.execve`
- *    (≥ 22.15, not on Windows), the launcher replaces itself once, before loading anything, by the
- *    same command with `--max-semi-space-size=4` (an 8 MB young generation); same process id,
- *    same standard streams. A size given on the node command line or in NODE_OPTIONS is left alone.
+ *    (≥ 22.15, not on Windows), the launcher of a command that keeps running (`serve`, `mcp`)
+ *    replaces itself once, before loading anything, by the same command with
+ *    `--max-semi-space-size=4` (an 8 MB young generation); same process id, same standard
+ *    streams. The second Node start-up it costs (about 90 ms) is not worth it for the commands that
+ *    end at once (`--version`, `--help`, `check`, a usage error). A size given on the node command
+ *    line or in NODE_OPTIONS is left alone.
  * 2. Code cache. When the build left a cache made by this very V8 (server.cjs.<V8 version>.cache,
  *    written from a warm-up run that served a typical start's requests), the bundle is compiled
  *    through `vm.Script` with it: the functions a start runs are deserialised, not compiled.
@@ -43,7 +46,9 @@ const { enableCompileCache, constants } = nodeModule as {
 const sizedByUser = /--max-semi-space-size|--semi-space/.test(
   [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' '),
 );
-if (execve && !sizedByUser) {
+// Any argument naming one (an option's value may too, which only costs the second start).
+const keepsRunning = process.argv.slice(2).some((arg) => arg === 'serve' || arg === 'mcp');
+if (execve && !sizedByUser && keepsRunning) {
   execve(
     process.execPath,
     [process.execPath, YOUNG_GENERATION_FLAG, ...process.execArgv, ...process.argv.slice(1)],

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { execFile, spawn } from 'node:child_process';
 import { copyFile, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import nodeModule from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -90,18 +91,24 @@ describe('taskdown CLI', () => {
 
   it('runs the server with an 8 MB young generation where Node can restart itself with it', async () => {
     const canExec = typeof (process as { execve?: unknown }).execve === 'function';
-    const res = await runCli(['--version'], { TASKDOWN_LAUNCH_REPORT: '1', NODE_OPTIONS: '' });
-    assert.equal(res.code, 0, res.stderr);
+    // The launcher reports before the command runs: a vault that does not exist ends it at once.
+    const serve = ['serve', '--vault', path.join(os.tmpdir(), 'taskdown-no-such-vault')];
+    const res = await runCli(serve, { TASKDOWN_LAUNCH_REPORT: '1', NODE_OPTIONS: '' });
+    assert.equal(res.code, 2, res.stderr);
     assert.match(
       res.stderr,
       canExec ? /^taskdown: node options --max-semi-space-size=4$/m : /^taskdown: node options \(none\)$/m,
     );
     // A size the user chose is left alone.
-    const own = await runCli(['--version'], {
+    const own = await runCli(serve, {
       TASKDOWN_LAUNCH_REPORT: '1',
       NODE_OPTIONS: '--max-semi-space-size=16',
     });
     assert.match(own.stderr, /^taskdown: node options \(none\)$/m);
+    // A command that ends at once is not worth a second Node start.
+    const version = await runCli(['--version'], { TASKDOWN_LAUNCH_REPORT: '1', NODE_OPTIONS: '' });
+    assert.equal(version.code, 0, version.stderr);
+    assert.match(version.stderr, /^taskdown: node options \(none\)$/m);
   });
 
   it("with a build made by another Node, uses Node's own compile cache where Node has one", async () => {
