@@ -34,7 +34,7 @@ export interface StartOptions {
   clock?: Clock;
   /** Runs after the services are up and before binding; a throw aborts the start. */
   beforeListen?: (services: Services) => void;
-  /** The vault's notes, already being read or looked up on a second thread (note-prefetch.ts). */
+  /** A start's walk of the vault; for a large vault, its notes already being read or looked up on a second thread (note-prefetch.ts). */
   prefetch?: NotePrefetch;
 }
 

@@ -78,7 +78,7 @@ export interface CreateServicesOptions {
   listenPort?: () => number | undefined;
   /** The command running the services, named by the data dir's lock (default `serve`). */
   command?: string;
-  /** The vault's notes, already being read or looked up on a second thread (see TaskService). */
+  /** A start's walk of the vault; for a large vault, its notes already being read or looked up on a second thread (see TaskService). */
   prefetch?: NotePrefetch;
 }
 

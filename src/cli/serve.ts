@@ -9,13 +9,13 @@ import { checkExposure, UsageError } from './args.js';
 import { fail } from './fail.js';
 import { describeStartError } from './start-error.js';
 
-export async function serve(config: ServerConfig, prefetch: NotePrefetch | undefined): Promise<void> {
+export async function serve(config: ServerConfig, prefetch: NotePrefetch): Promise<void> {
   let server: RunningServer;
   try {
     server = await startServer(config, {
       beforeListen: (services) =>
         checkExposure(config.host, config.token ?? services.settings.get().apiToken),
-      ...(prefetch ? { prefetch } : {}),
+      prefetch,
     });
   } catch (err) {
     if (err instanceof UsageError) fail(err.message, 2);

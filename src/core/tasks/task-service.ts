@@ -111,7 +111,7 @@ export interface TaskServiceOptions {
   validation?: ValidationMode;
   /** Scan once, without a watcher or an index snapshot (for `taskdown check`). */
   readOnly?: boolean;
-  /** The vault's notes, already being read or looked up on a second thread (note-prefetch.ts). */
+  /** A start's walk of the vault; for a large vault, its notes already being read or looked up on a second thread (note-prefetch.ts). */
   prefetch?: NotePrefetch;
 }
 

@@ -14,6 +14,9 @@
  * A note that does not fit in what is left of its slot is read by the scan itself. In `stat` mode
  * (a restart) it sends each chunk's size, modification and status-change times and inode (32
  * bytes a note). Every note after the thread failed is read or looked up by the scan itself.
+ *
+ * A vault too small to gain from a thread gets none (`thread: false`): the walk is still handed
+ * to the scan, which then reads every note itself instead of walking the vault a second time.
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -184,7 +187,9 @@ export class PrefetchedChunk {
 export class NotePrefetch {
   /** When the walk began: every note the reader read was read after this (epoch ms). */
   readonly startedAt: number;
-  private readonly worker: Worker;
+  /** Whether a reader thread reads or looks up the notes (else the scan does it all). */
+  readonly threaded: boolean;
+  private readonly worker: Worker | undefined;
   private ring: SharedArrayBuffer | undefined;
   private readonly state = new Int32Array(new SharedArrayBuffer(4 * SLOTS));
   private readonly received = new Map<number, ChunkMessage>();
@@ -193,7 +198,8 @@ export class NotePrefetch {
 
   /**
    * Starts reading (or, in `stat` mode, looking up) the walked notes (`walk.notes`, sorted in the
-   * scan's order) of the vault of `policy`, in chunks of `chunkSize` notes.
+   * scan's order) of the vault of `policy`, in chunks of `chunkSize` notes; with `thread` false,
+   * only holds the walk for the scan.
    */
   constructor(
     readonly policy: VaultPathPolicy,
@@ -201,8 +207,15 @@ export class NotePrefetch {
     readonly chunkSize: number,
     startedAt: number,
     readonly mode: PrefetchMode = 'read',
+    thread = true,
   ) {
     this.startedAt = startedAt;
+    this.threaded = thread;
+    if (!thread) {
+      this.worker = undefined;
+      this.ended = true;
+      return;
+    }
     this.ring = mode === 'read' ? new SharedArrayBuffer(SLOTS * SLOT_BYTES) : undefined;
     const prefix = policy.root.endsWith(path.sep) ? policy.root : `${policy.root}${path.sep}`;
     // One buffer of paths rather than an array of strings: at 100,000 notes the strings alone
@@ -244,13 +257,13 @@ export class NotePrefetch {
     if (ready) return Promise.resolve(this.take(ready));
     if (this.ended) return Promise.resolve(undefined);
     // Waiting on an unreferenced thread, a process with nothing else to do would end here, and
-    // would not even learn that the thread failed.
-    this.worker.ref();
+    // would not even learn that the thread failed. (Not ended means there is a thread.)
+    this.worker?.ref();
     return new Promise((resolve) => {
       this.waiting = {
         index,
         resolve: (chunk) => {
-          this.worker.unref();
+          this.worker?.unref();
           resolve(chunk);
         },
       };
@@ -262,7 +275,7 @@ export class NotePrefetch {
     this.end();
     this.received.clear();
     this.ring = undefined;
-    void this.worker.terminate();
+    void this.worker?.terminate();
   }
 
   private arrived(message: ChunkMessage): void {

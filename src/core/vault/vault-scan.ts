@@ -182,7 +182,7 @@ export async function scanVault<P>(
   // Walked paths are already clean: concatenation, not path.join's normalisation, per note.
   const prefix = policy.root.endsWith(path.sep) ? policy.root : `${policy.root}${path.sep}`;
   for (let i = 0; i < rels.length; i += SCAN_CHUNK) {
-    const chunk = prefetch ? await prefetch.chunk(i / SCAN_CHUNK) : undefined;
+    const chunk = prefetch?.threaded ? await prefetch.chunk(i / SCAN_CHUNK) : undefined;
     if (i > 0 && !chunk) await new Promise((resolve) => setImmediate(resolve));
     try {
       readChunk(i, chunk);
@@ -236,15 +236,16 @@ export function sortedWalk(policy: VaultPathPolicy): VaultWalk {
 }
 
 /**
- * Starts reading a start's notes (`read`: a first start) or looking them up (`stat`: a restart,
- * to compare with the index snapshot) on a second thread (note-prefetch.ts), in the chunks the
- * scan takes them in; undefined for a vault too small to gain from it.
+ * Walks the vault for a start and starts reading its notes (`read`: a first start) or looking them
+ * up (`stat`: a restart, to compare with the index snapshot) on a second thread (note-prefetch.ts),
+ * in the chunks the scan takes them in. A vault too small to gain from a thread gets none; its
+ * scan still takes the walk. (What changes between this walk and the watcher's start is caught up
+ * with afterwards: VaultStore.)
  */
-export function prefetchNotes(policy: VaultPathPolicy, mode: PrefetchMode): NotePrefetch | undefined {
+export function prefetchNotes(policy: VaultPathPolicy, mode: PrefetchMode): NotePrefetch {
   const startedAt = Date.now();
   const walk = sortedWalk(policy);
-  if (walk.notes.length < PREFETCH_MIN_NOTES) return undefined;
-  return new NotePrefetch(policy, walk, SCAN_CHUNK, startedAt, mode);
+  return new NotePrefetch(policy, walk, SCAN_CHUNK, startedAt, mode, walk.notes.length >= PREFETCH_MIN_NOTES);
 }
 
 /** Whether the file at `abs` is a file with exactly the stamp of its snapshot entry. */

@@ -1,7 +1,7 @@
 /**
  * A first start's notes read on a second thread (note-prefetch.ts): the scan's result is the one
  * it gets reading the notes itself, whatever the notes hold and whatever happens to them between
- * the walk and the read.
+ * the walk and the read. Without a thread (a small vault) the scan still takes the start's walk.
  */
 import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
@@ -156,6 +156,22 @@ describe('note prefetch', () => {
     const looker = new NotePrefetch(policy, sortedWalk(policy), CHUNK, Date.now(), 'stat');
     assert.deepEqual(await prefetchedScan(looker), await plainScan());
     assert.equal(await looker.chunk(0), undefined, 'disposed');
+  });
+
+  it('without a thread hands the scan its walk: the scan reads the notes itself and walks no more', async () => {
+    const handed = new NotePrefetch(policy, sortedWalk(policy), CHUNK, Date.now(), 'read', false);
+    assert.equal(handed.threaded, false);
+    // A note created after the walk is not in this scan (VaultStore catches up with it later).
+    const late = path.join(policy.root, 'Tasks/After the walk.md');
+    await writeFile(late, '---\nn: late\n---\n');
+    try {
+      const scan = await scanVault(policy, parse, [], { prefetch: handed });
+      assert.ok(!scan.notes.some((note) => note.rel === 'Tasks/After the walk.md'));
+      await rm(late);
+      assert.deepEqual(summary(scan), await plainScan());
+    } finally {
+      await rm(late, { force: true });
+    }
   });
 
   it('dates the scan from the walk the reader was given', async () => {
