@@ -195,6 +195,7 @@ export class NotePrefetch {
   private readonly received = new Map<number, ChunkMessage>();
   private waiting: { index: number; resolve: (chunk: PrefetchedChunk | undefined) => void } | undefined;
   private ended = false;
+  private disposed = false;
 
   /**
    * Starts reading (or, in `stat` mode, looking up) the walked notes (`walk.notes`, sorted in the
@@ -272,6 +273,7 @@ export class NotePrefetch {
 
   /** Stops the reader (a scan that does not want its chunks, or is done) and frees its buffers. */
   dispose(): void {
+    this.disposed = true;
     this.end();
     this.received.clear();
     this.ring = undefined;
@@ -279,6 +281,8 @@ export class NotePrefetch {
   }
 
   private arrived(message: ChunkMessage): void {
+    // A chunk posted before the thread was stopped may still arrive: nobody wants it now.
+    if (this.disposed) return;
     const waiting = this.waiting;
     if (waiting?.index === message.index) {
       this.waiting = undefined;

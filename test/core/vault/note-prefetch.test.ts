@@ -158,6 +158,16 @@ describe('note prefetch', () => {
     assert.equal(await looker.chunk(0), undefined, 'disposed');
   });
 
+  it('drops the chunks that arrive after it was stopped', async () => {
+    const reader = startReading();
+    // Keep this thread busy while the reader posts its first chunks: they wait in the queue.
+    const until = Date.now() + 1_000;
+    while (Date.now() < until);
+    reader.dispose();
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await reader.chunk(0), undefined);
+  });
+
   it('without a thread hands the scan its walk: the scan reads the notes itself and walks no more', async () => {
     const handed = new NotePrefetch(policy, sortedWalk(policy), CHUNK, Date.now(), 'read', false);
     assert.equal(handed.threaded, false);
