@@ -2,8 +2,10 @@
  * A real webhook receiver on loopback (node:http). Records every request with its raw body
  * bytes, so tests verify signatures over exactly what was sent.
  */
+import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TestServer } from './server-process.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -90,4 +92,15 @@ export async function startReceiver(responder: Responder = () => 200, port = 0):
         server.close(() => resolve());
       }),
   };
+}
+
+/** A receiver with a webhook for `events` registered on `server` (through its API) to send there. */
+export async function subscribedReceiver(
+  server: { request: TestServer['request'] },
+  events: readonly string[],
+): Promise<Receiver> {
+  const receiver = await startReceiver();
+  const hook = await server.request('POST', '/api/webhooks', { url: receiver.url, events });
+  assert.equal(hook.status, 201, hook.text);
+  return receiver;
 }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startInProcessServer, type InProcessServer } from '../helpers/in-process-server.js';
 import { ManualClock } from '../helpers/manual-clock.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { subscribedReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitFor } from '../helpers/server-process.js';
 
 const TASK = 'TaskNotes/Tasks/Focus.md';
@@ -40,12 +40,7 @@ describe('pomodoro routes (in-process server, manual clock)', () => {
 
   before(async () => {
     server = await startInProcessServer({ clock, files: FILES });
-    receiver = await startReceiver();
-    const hook = await server.request('POST', '/api/webhooks', {
-      url: receiver.url,
-      events: POMODORO_EVENTS,
-    });
-    assert.equal(hook.status, 201, hook.text);
+    receiver = await subscribedReceiver(server, POMODORO_EVENTS);
   });
   after(async () => {
     await server.cleanup();

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { subscribedReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server-process.js';
 
 const TASK = 'TaskNotes/Tasks/Focus.md';
@@ -17,12 +17,7 @@ describe('pomodoro (real server)', () => {
 
   before(async () => {
     server = await startTestServer({ files: FILES });
-    receiver = await startReceiver();
-    const hook = await server.request('POST', '/api/webhooks', {
-      url: receiver.url,
-      events: ['pomodoro.completed', 'time.stopped'],
-    });
-    assert.equal(hook.status, 201, hook.text);
+    receiver = await subscribedReceiver(server, ['pomodoro.completed', 'time.stopped']);
   });
   after(async () => {
     await server.cleanup();

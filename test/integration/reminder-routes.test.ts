@@ -11,15 +11,11 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startInProcessServer, type InProcessServer } from '../helpers/in-process-server.js';
 import { ManualClock } from '../helpers/manual-clock.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { subscribedReceiver, type Receiver } from '../helpers/receiver.js';
 import { encodeId, waitFor } from '../helpers/server-process.js';
+import { absoluteReminderNote, iso } from '../helpers/reminder-notes.js';
 import { writeFiles } from '../helpers/temp.js';
 
-const iso = (ms: number): string => new Date(ms).toISOString();
-const note = (title: string, frontmatter = ''): string =>
-  `---\ntitle: ${title}\nstatus: open\npriority: normal\ntags:\n  - task\n${frontmatter}---\n`;
-const absoluteNote = (title: string, id: string, at: number): string =>
-  note(title, `reminders:\n  - id: ${id}\n    type: absolute\n    absoluteTime: "${iso(at)}"\n`);
 const dir = 'TaskNotes/Tasks';
 const HOUR = 3_600_000;
 
@@ -58,14 +54,9 @@ describe('reminders (in-process server, manual clock)', () => {
   before(async () => {
     server = await startInProcessServer({
       clock,
-      files: { [`${dir}/External.md`]: absoluteNote('External', 'ext', t0 + HOUR) },
+      files: { [`${dir}/External.md`]: absoluteReminderNote('External', 'ext', t0 + HOUR) },
     });
-    receiver = await startReceiver();
-    const hook = await server.request('POST', '/api/webhooks', {
-      url: receiver.url,
-      events: ['reminder.triggered'],
-    });
-    assert.equal(hook.status, 201, hook.text);
+    receiver = await subscribedReceiver(server, ['reminder.triggered']);
   });
   after(async () => {
     await server.cleanup();
@@ -92,7 +83,7 @@ describe('reminders (in-process server, manual clock)', () => {
     assert.equal(removed.status, 200, removed.text);
     // Another program moves the external note's reminder from an hour away to 4 s from t0.
     const external = `${dir}/External.md`;
-    await writeFile(path.join(server.vault, external), absoluteNote('External', 'ext', t0 + 4000));
+    await writeFile(path.join(server.vault, external), absoluteReminderNote('External', 'ext', t0 + 4000));
     await waitFor(async () => {
       const res = await server.request('GET', `/api/tasks/${encodeId(external)}`);
       return res.body.data?.reminders?.[0]?.absoluteTime === iso(t0 + 4000);
@@ -132,9 +123,9 @@ describe('reminders (in-process server, manual clock)', () => {
       await clock.advance(30_000); // the server is down
       const now = clock.now();
       await writeFiles(server.vault, {
-        [`${dir}/Missed.md`]: absoluteNote('Missed', 'missed', now - 10 * 60_000),
-        [`${dir}/Stale.md`]: absoluteNote('Stale', 'stale', now - 20 * 60_000),
-        [`${dir}/Upcoming.md`]: absoluteNote('Upcoming', 'upcoming', now + 10_000),
+        [`${dir}/Missed.md`]: absoluteReminderNote('Missed', 'missed', now - 10 * 60_000),
+        [`${dir}/Stale.md`]: absoluteReminderNote('Stale', 'stale', now - 20 * 60_000),
+        [`${dir}/Upcoming.md`]: absoluteReminderNote('Upcoming', 'upcoming', now + 10_000),
       });
     });
     const ready = clock.now();

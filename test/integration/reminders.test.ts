@@ -6,15 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { subscribedReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server-process.js';
+import { absoluteReminderNote, iso } from '../helpers/reminder-notes.js';
 import { writeFiles } from '../helpers/temp.js';
 
-const iso = (ms: number): string => new Date(ms).toISOString();
-const note = (title: string, frontmatter = ''): string =>
-  `---\ntitle: ${title}\nstatus: open\npriority: normal\ntags:\n  - task\n${frontmatter}---\n`;
-const absoluteNote = (title: string, id: string, at: number): string =>
-  note(title, `reminders:\n  - id: ${id}\n    type: absolute\n    absoluteTime: "${iso(at)}"\n`);
 const dir = 'TaskNotes/Tasks';
 
 describe('reminders (real server)', () => {
@@ -31,12 +27,7 @@ describe('reminders (real server)', () => {
 
   before(async () => {
     server = await startTestServer();
-    receiver = await startReceiver();
-    const hook = await server.request('POST', '/api/webhooks', {
-      url: receiver.url,
-      events: ['reminder.triggered'],
-    });
-    assert.equal(hook.status, 201, hook.text);
+    receiver = await subscribedReceiver(server, ['reminder.triggered']);
   });
   after(async () => {
     await server.cleanup();
@@ -59,7 +50,7 @@ describe('reminders (real server)', () => {
 
     assert.equal(await server.stop(), 0);
     await writeFiles(server.vault, {
-      [`${dir}/Missed.md`]: absoluteNote('Missed', 'missed', Date.now() - 60_000),
+      [`${dir}/Missed.md`]: absoluteReminderNote('Missed', 'missed', Date.now() - 60_000),
     });
     const restarted = await startTestServer({ vault: server.vault, dataDir: server.dataDir });
     try {
