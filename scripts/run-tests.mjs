@@ -38,7 +38,8 @@ if (files.length === 0) {
 }
 const UNIT_SHARDS = 3;
 const ownProcess = (file) =>
-  /^test[\\/](integration|web)[\\/]/.test(file) || /^process\.env\./m.test(readFileSync(file, 'utf8'));
+  /^test[\\/](integration|web)[\\/]/.test(path.relative(process.cwd(), path.resolve(file))) ||
+  /^process\.env\./m.test(readFileSync(file, 'utf8'));
 const alone = files.filter(ownProcess);
 const shared = files.filter((file) => !ownProcess(file));
 const entries = [];
