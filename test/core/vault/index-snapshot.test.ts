@@ -1,7 +1,7 @@
 /** The persisted index: restarts reuse unchanged entries and never serve stale ones. */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { stat, utimes, writeFile } from 'node:fs/promises';
+import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { silentLogger } from '../../../src/core/logger.js';
@@ -183,5 +183,19 @@ describe('index snapshot: file metadata', () => {
     await store.stop();
     assert.equal(store.get('A.md')?.parsed, 'zzz');
     assert.deepEqual(parsed, ['A.md']);
+  });
+
+  it('is written as ASCII and reads back every character, and still reads a file written as UTF-8', async () => {
+    const snapshot = new IndexSnapshot<{ title: string }>(path.join(dir, 'unicode.json'));
+    const title = 'Café ✓ 日本語 🎉 \u2028 end';
+    const entry = { rel: 'Notes/Ünïcode 🎉.md', size: 1, mtimeMs: 2.5, ctimeMs: 3.5, ino: 4, hash: 'h', parsed: { title } };
+    await snapshot.save('clé ✓', [entry]);
+    const bytes = await readFile(path.join(dir, 'unicode.json'));
+    assert.ok(bytes.every((byte) => byte < 0x80), 'ASCII only');
+    assert.deepEqual(snapshot.load('clé ✓'), [entry]);
+    // As versions before this one wrote it: the characters themselves, in UTF-8.
+    const utf8 = JSON.stringify({ format: 2, key: 'clé ✓', rows: [[entry.rel, 1, 2.5, 3.5, 4, 'h', { title }]] });
+    await writeFile(path.join(dir, 'unicode.json'), utf8);
+    assert.deepEqual(snapshot.load('clé ✓'), [entry]);
   });
 });
