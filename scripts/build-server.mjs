@@ -2,6 +2,8 @@
 //   dist/bin/server.cjs         the server: src/cli/main.ts and everything it imports, dependencies
 //                               included, in one CommonJS file (esbuild)
 //   dist/bin/taskdown.js        the launcher (src/cli/launcher.ts, package.json "bin")
+//   dist/bin/note-reader-thread.cjs  the program of a start's reader thread, which the server
+//                               starts from beside itself (src/core/vault/note-prefetch.ts)
 //   dist/bin/THIRD-PARTY-NOTICES.txt  licences of the packages bundled into server.cjs
 //   dist/docs-ui/               Swagger UI's browser files with their licences (copied from
 //                               @fastify/swagger-ui and third_party/swagger-ui)
@@ -23,6 +25,7 @@ import { writeThirdPartyNotices } from './lib/third-party-notices.mjs';
 const OUT = 'dist/bin';
 const SERVER = `${OUT}/server.cjs`;
 const LAUNCHER = `${OUT}/taskdown.js`;
+const READER = `${OUT}/note-reader-thread.cjs`;
 const CACHE = `${SERVER}.${process.versions.v8}.cache`;
 const PACKAGE = JSON.parse(readFileSync('package.json', 'utf8'));
 rmSync(OUT, { recursive: true, force: true });
@@ -78,6 +81,23 @@ await build({
   logLevel: 'warning',
 });
 chmodSync(LAUNCHER, 0o755);
+
+const reader = await build({
+  entryPoints: ['src/core/vault/note-reader-thread.ts'],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  outfile: READER,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+});
+// Only the project's own code: its notices would otherwise have to be written beside it too.
+const readerPackages = Object.keys(reader.metafile.inputs).filter((input) => input.includes('node_modules'));
+if (readerPackages.length > 0) throw new Error(`${READER} bundles packages: ${readerPackages.join(', ')}`);
 
 writeThirdPartyNotices(server.metafile, `${OUT}/THIRD-PARTY-NOTICES.txt`, SERVER);
 copyDocsUi();

@@ -60,13 +60,15 @@ async function main(): Promise<void> {
     process.stderr.write(`taskdown: created demo vault at ${config.vault}\n`);
   }
   // A first start reads every note, a restart looks every note up to compare it with the index
-  // snapshot: either starts now, on a second thread, while the server loads (for a vault large
-  // enough; a smaller one's scan takes the walk made here).
+  // snapshot: either starts now, on a second thread, with the walk of the vault, while the server
+  // loads.
   const restart = existsSync(path.join(config.dataDir, INDEX_SNAPSHOT_FILE));
   const prefetch = prefetchNotes({ root: config.vault, dataDir: config.dataDir }, restart ? 'stat' : 'read');
-  if (prefetch.threaded && process.env.TASKDOWN_LAUNCH_REPORT === '1') {
-    const what = restart ? 'looking up' : 'reading';
-    process.stderr.write(`taskdown: ${what} ${prefetch.walk.notes.length} notes on a second thread\n`);
+  if (process.env.TASKDOWN_LAUNCH_REPORT === '1') {
+    void prefetch.walk().then((walk) => {
+      const what = restart ? 'looking up' : 'reading';
+      if (walk) process.stderr.write(`taskdown: ${what} ${walk.notes.length} notes on a second thread\n`);
+    });
   }
   const { serve } = await import('./serve.js');
   await serve(config, prefetch);

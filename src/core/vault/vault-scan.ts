@@ -1,100 +1,14 @@
 /**
- * Which vault files are candidate notes, the walk that finds them and the scan that reads and
- * parses them. Hidden folders (`.obsidian`, `.trash`, `.git`, the default data dir), the data dir
- * and temp files of atomic writes are never notes. Links follow the rule of vault-entry.ts: the
- * walk enters real folders only (a folder link's directory entry is no directory), and a note
- * that is a link counts when its target may be used.
+ * The scan that reads and parses a vault's candidate notes (the walk that finds them:
+ * vault-walk.ts), reusing what the index snapshot holds of unchanged notes.
  */
 import { hash } from 'node:crypto';
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isTempFileName } from './atomic-write.js';
 import { sameStamp, type FileStamp, type SnapshotEntry } from './index-snapshot.js';
 import { NotePrefetch, type PrefetchedChunk, type PrefetchMode } from './note-prefetch.js';
-import { isReservedVaultPath, type VaultPathPolicy } from './paths.js';
-import { fileLinkTarget } from './vault-entry.js';
-
-const toPosix = (p: string): string => p.split(path.sep).join('/');
-
-export function relativeToVault(root: string, abs: string): string {
-  return toPosix(path.relative(root, abs));
-}
-
-/** True for a vault-relative folder that the scanner and watcher never enter. */
-export function isIgnoredFolder(policy: VaultPathPolicy, rel: string): boolean {
-  if (rel === '') return false;
-  const name = rel.split('/').pop() ?? '';
-  return name.startsWith('.') || name === 'node_modules' || isReservedVaultPath(policy, rel);
-}
-
-/** True for a file name (no folder) that can hold a note: `.md`, not hidden, not a temp file. */
-function isNoteFileName(name: string): boolean {
-  return name.toLowerCase().endsWith('.md') && !name.startsWith('.') && !isTempFileName(name);
-}
-
-/** True for a vault-relative file path that can hold a task note. */
-export function isCandidateNote(policy: VaultPathPolicy, rel: string): boolean {
-  const segments = rel.split('/');
-  if (!isNoteFileName(segments.pop() ?? '')) return false;
-  let folder = '';
-  for (const seg of segments) {
-    folder = folder === '' ? seg : `${folder}/${seg}`;
-    if (isIgnoredFolder(policy, folder)) return false;
-  }
-  return true;
-}
-
-/** Candidate notes and the folders that were entered (vault-relative, unsorted). */
-export interface VaultWalk {
-  notes: string[];
-  /** Every non-ignored folder walked, the start folder included (`''` is the vault root). */
-  folders: string[];
-  /** The notes that are file links (their targets are watched separately). */
-  links: string[];
-  /** Temp files of atomic writes (crash debris at start; see crash-debris.ts). */
-  temps: string[];
-}
-
-/**
- * Walks the vault (or one folder of it, e.g. a folder created after startup). Synchronous, like
- * the reads that follow it: listing a folder is a single system call, and an asynchronous walk
- * only added a thread-pool round trip per folder to the start.
- */
-export function walkVault(policy: VaultPathPolicy, from = ''): VaultWalk {
-  const notes: string[] = [];
-  const folders: string[] = [];
-  const links: string[] = [];
-  const temps: string[] = [];
-  const walk = (relDir: string): void => {
-    let entries;
-    try {
-      entries = readdirSync(path.join(policy.root, relDir), { withFileTypes: true });
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return;
-      throw err;
-    }
-    folders.push(relDir);
-    for (const entry of entries) {
-      const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (!isIgnoredFolder(policy, rel)) walk(rel);
-      } else if (entry.isFile() && isNoteFileName(entry.name)) {
-        // The folder was checked on the way down: only the name is left to check.
-        notes.push(rel);
-      } else if (entry.isSymbolicLink() && isNoteFileName(entry.name)) {
-        if (fileLinkTarget(policy, rel, path.join(policy.root, relDir, entry.name)).kind === 'file') {
-          notes.push(rel);
-          links.push(rel);
-        }
-      } else if (entry.name.startsWith('.') && isTempFileName(entry.name) && !entry.isDirectory()) {
-        temps.push(rel);
-      }
-    }
-  };
-  walk(from);
-  return { notes, folders, links, temps };
-}
+import { type VaultPathPolicy } from './paths.js';
+import { sortedWalk, walkVault } from './vault-walk.js';
 
 /** Parses a note's text: the parsed value for an indexed note, null for any other note; throws when broken. */
 export type NoteParser<P> = (rel: string, text: string) => P | null;
@@ -139,13 +53,6 @@ export interface VaultScan<P> {
 const SCAN_CHUNK = 500;
 
 /**
- * Below this many notes a start reads (or looks up) its notes itself: creating the reader thread
- * costs the main thread about 9 ms (Node 20.20), what reading some 250 notes takes, so a small
- * vault gains little from it.
- */
-const PREFETCH_MIN_NOTES = 2_000;
-
-/**
  * Reads and parses every candidate note, reusing the `previous` entries (an index snapshot, in
  * path order) whose file is unchanged by its metadata (index-snapshot.ts): those notes are not
  * read. It only reads: the store adopts the result (and logs its problems).
@@ -173,7 +80,7 @@ export async function scanVault<P>(
     prefetch = undefined;
   }
   const startedAt = prefetch?.startedAt ?? Date.now();
-  const { notes: rels, folders, links, temps } = prefetch?.walk ?? sortedWalk(policy);
+  const { notes: rels, folders, links, temps } = (await prefetch?.walk()) ?? sortedWalk(policy);
   options.clearDebris?.(temps);
   const notes: ScannedNote<P>[] = [];
   const unreadable: VaultScan<P>['unreadable'] = [];
@@ -182,7 +89,7 @@ export async function scanVault<P>(
   // Walked paths are already clean: concatenation, not path.join's normalisation, per note.
   const prefix = policy.root.endsWith(path.sep) ? policy.root : `${policy.root}${path.sep}`;
   for (let i = 0; i < rels.length; i += SCAN_CHUNK) {
-    const chunk = prefetch?.threaded ? await prefetch.chunk(i / SCAN_CHUNK) : undefined;
+    const chunk = await prefetch?.chunk(i / SCAN_CHUNK);
     if (i > 0 && !chunk) await new Promise((resolve) => setImmediate(resolve));
     try {
       readChunk(i, chunk);
@@ -225,27 +132,25 @@ export async function scanVault<P>(
 }
 
 /**
- * The walk of a whole vault with its notes sorted (the default sort compares code units, as the
- * index's order does), so a snapshot is matched by merging two sorted lists and the index never
- * sorts a shuffled list. A start's reader thread is given this walk (note-prefetch.ts).
+ * Below this many notes a start walks and reads (or looks up) its notes itself: the reader
+ * thread's start costs about 70 ms of CPU and 20 ms to the first answer (a demo vault of five
+ * notes, Node 20.20), more than reading some 2,000 notes takes.
  */
-export function sortedWalk(policy: VaultPathPolicy): VaultWalk {
-  const walk = walkVault(policy);
-  walk.notes.sort();
-  return walk;
-}
+const PREFETCH_MIN_NOTES = 2_000;
 
 /**
- * Walks the vault for a start and starts reading its notes (`read`: a first start) or looking them
- * up (`stat`: a restart, to compare with the index snapshot) on a second thread (note-prefetch.ts),
- * in the chunks the scan takes them in. A vault too small to gain from a thread gets none; its
- * scan still takes the walk. (What changes between this walk and the watcher's start is caught up
- * with afterwards: VaultStore.)
+ * Starts walking the vault for a start and reading its notes (`read`: a first start) or looking
+ * them up (`stat`: a restart, to compare with the index snapshot) on a second thread
+ * (note-prefetch.ts), in the chunks the scan takes them in. A walk that finds no more than
+ * PREFETCH_MIN_NOTES notes is made here and handed to the scan, without a thread; a larger vault
+ * is walked again on the thread, from the start. (What changes between this walk and the
+ * watcher's start is caught up with afterwards: VaultStore.)
  */
 export function prefetchNotes(policy: VaultPathPolicy, mode: PrefetchMode): NotePrefetch {
   const startedAt = Date.now();
-  const walk = sortedWalk(policy);
-  return new NotePrefetch(policy, walk, SCAN_CHUNK, startedAt, mode, walk.notes.length >= PREFETCH_MIN_NOTES);
+  const small = walkVault(policy, '', PREFETCH_MIN_NOTES);
+  small?.notes.sort();
+  return new NotePrefetch(policy, SCAN_CHUNK, startedAt, mode, small);
 }
 
 /** Whether the file at `abs` is a file with exactly the stamp of its snapshot entry. */
@@ -256,7 +161,6 @@ function unchangedFile(abs: string, stamp: FileStamp): boolean {
 
 const samePolicy = (a: VaultPathPolicy, b: VaultPathPolicy): boolean =>
   a.root === b.root && a.dataDir === b.dataDir;
-
 
 /** Shared by every read of a scan: nearly every note fits, and the scan reads one note at a time. */
 const readBuffer = Buffer.allocUnsafe(64 * 1024);

@@ -25,16 +25,9 @@ import { IndexSnapshot, stampOf, type SnapshotEntry } from './index-snapshot.js'
 import { KeyedLock } from './keyed-lock.js';
 import type { VaultPathPolicy } from './paths.js';
 import { inspectVaultPath, refusedPath } from './vault-entry.js';
-import {
-  hashText,
-  isCandidateNote,
-  isIgnoredFolder,
-  scanVault,
-  type NoteParser,
-  type ScannedNote,
-  type VaultScan,
-} from './vault-scan.js';
+import { hashText, scanVault, type NoteParser, type ScannedNote, type VaultScan } from './vault-scan.js';
 import type { NotePrefetch } from './note-prefetch.js';
+import { isCandidateNote, isIgnoredFolder } from './vault-walk.js';
 import { VaultWatcher } from './vault-watcher.js';
 import { whenQuiet, type QuietOptions } from './when-quiet.js';
 

@@ -18,7 +18,7 @@ import type { Logger } from '../logger.js';
 import { isTempFileName } from './atomic-write.js';
 import type { VaultPathPolicy } from './paths.js';
 import { inspectVaultPath } from './vault-entry.js';
-import { isCandidateNote, isIgnoredFolder, walkVault } from './vault-scan.js';
+import { isCandidateNote, isIgnoredFolder, walkVault } from './vault-walk.js';
 
 export interface VaultWatcherOptions {
   policy: VaultPathPolicy;
@@ -243,6 +243,7 @@ export class VaultWatcher {
     const walk = walkVault(this.options.policy, rel);
     for (const folder of walk.folders) this.watchFolder(folder);
     this.watchLinks(walk.links);
-    for (const note of walk.notes) this.options.onNote(note);
+    // In path order, whatever order the folder lists them in.
+    for (const note of walk.notes.sort()) this.options.onNote(note);
   }
 }

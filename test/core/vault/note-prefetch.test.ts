@@ -1,7 +1,7 @@
 /**
- * A first start's notes read on a second thread (note-prefetch.ts): the scan's result is the one
- * it gets reading the notes itself, whatever the notes hold and whatever happens to them between
- * the walk and the read. Without a thread (a small vault) the scan still takes the start's walk.
+ * A start's notes walked and read (or looked up) on a second thread (note-prefetch.ts): the
+ * scan's result is the one it gets walking and reading the notes itself, whatever the notes hold
+ * and whatever happens to them between the walk and the read.
  */
 import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { stampOf, type SnapshotEntry } from '../../../src/core/vault/index-snapshot.js';
 import { NotePrefetch } from '../../../src/core/vault/note-prefetch.js';
 import { type VaultPathPolicy } from '../../../src/core/vault/paths.js';
-import { scanVault, sortedWalk, type VaultScan } from '../../../src/core/vault/vault-scan.js';
+import { prefetchNotes, scanVault, type VaultScan } from '../../../src/core/vault/vault-scan.js';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
 
 /** The scan's unit (vault-scan.ts): the reader must be given the same. */
@@ -34,7 +34,7 @@ describe('note prefetch', () => {
   const plainScan = async (): Promise<unknown> => summary(await scanVault(policy, parse, []));
   const prefetchedScan = async (prefetch: NotePrefetch): Promise<unknown> =>
     summary(await scanVault(policy, parse, [], { prefetch }));
-  const startReading = (): NotePrefetch => new NotePrefetch(policy, sortedWalk(policy), CHUNK, Date.now());
+  const startReading = (): NotePrefetch => new NotePrefetch(policy, CHUNK, Date.now());
 
   before(async () => {
     const tmp = await tempDir('note-prefetch-');
@@ -97,29 +97,9 @@ describe('note prefetch', () => {
   });
 
   it('is not used for another vault', async () => {
-    const other = new NotePrefetch(
-      { ...policy, dataDir: path.join(policy.root, 'elsewhere') },
-      sortedWalk(policy),
-      CHUNK,
-      Date.now(),
-    );
+    const other = new NotePrefetch({ ...policy, dataDir: path.join(policy.root, 'elsewhere') }, CHUNK, Date.now());
     assert.deepEqual(await prefetchedScan(other), await plainScan());
     assert.equal(await other.chunk(0), undefined, 'disposed');
-  });
-
-  it('is given the paths of a large vault in a form its small heap holds, and answers every chunk', async () => {
-    // 50,000 paths of 400 characters (20 MB) as strings were more than the reader's heap limit:
-    // it died, and the scan waited for it forever. (The notes do not exist: each is reported
-    // missing.)
-    const folder = ['Missing', 'a'.repeat(120), 'b'.repeat(120), 'c'.repeat(120)].join('/');
-    const notes = Array.from({ length: 50_000 }, (_, i) => `${folder}/Task note ${i}.md`);
-    const prefetch = new NotePrefetch(policy, { notes, folders: [''], links: [], temps: [] }, CHUNK, Date.now());
-    for (let index = 0; index * CHUNK < notes.length; index++) {
-      const chunk = await prefetch.chunk(index);
-      assert.ok(chunk, `chunk ${index}`);
-      assert.throws(() => chunk.read(0), { code: 'ENOENT' });
-      chunk.release();
-    }
   });
 
   it('looks the notes of a restart up against the snapshot as the scan does: unchanged ones reused, the rest read', async () => {
@@ -136,7 +116,7 @@ describe('note prefetch', () => {
     stale.ino += 1;
     try {
       const expected = await scanVault(policy, parse, previous);
-      const prefetch = new NotePrefetch(policy, sortedWalk(policy), CHUNK, Date.now(), 'stat');
+      const prefetch = new NotePrefetch(policy, CHUNK, Date.now(), 'stat');
       const got = await scanVault(policy, parse, previous, { prefetch });
       assert.deepEqual(summary(got), summary(expected));
       assert.equal(got.reused, expected.reused);
@@ -148,12 +128,12 @@ describe('note prefetch', () => {
   });
 
   it('is not used when the snapshot is not what it expected', async () => {
-    const reader = new NotePrefetch(policy, sortedWalk(policy), CHUNK, Date.now(), 'read');
+    const reader = new NotePrefetch(policy, CHUNK, Date.now(), 'read');
     const entry = { rel: 'Tasks/Task 0000.md', hash: '', size: 0, mtimeMs: 0, ctimeMs: 0, ino: 0, parsed: null };
     const plain = summary(await scanVault(policy, parse, [entry]));
     assert.deepEqual(summary(await scanVault(policy, parse, [entry], { prefetch: reader })), plain);
     assert.equal(await reader.chunk(0), undefined, 'disposed');
-    const looker = new NotePrefetch(policy, sortedWalk(policy), CHUNK, Date.now(), 'stat');
+    const looker = new NotePrefetch(policy, CHUNK, Date.now(), 'stat');
     assert.deepEqual(await prefetchedScan(looker), await plainScan());
     assert.equal(await looker.chunk(0), undefined, 'disposed');
   });
@@ -168,14 +148,15 @@ describe('note prefetch', () => {
     assert.equal(await reader.chunk(0), undefined);
   });
 
-  it('without a thread hands the scan its walk: the scan reads the notes itself and walks no more', async () => {
-    const handed = new NotePrefetch(policy, sortedWalk(policy), CHUNK, Date.now(), 'read', false);
-    assert.equal(handed.threaded, false);
+  it('hands the scan its walk: the scan walks no more', async () => {
+    const reader = startReading();
+    const walk = await reader.walk();
+    assert.equal(walk?.notes.length, 2_100 + 1);
     // A note created after the walk is not in this scan (VaultStore catches up with it later).
     const late = path.join(policy.root, 'Tasks/After the walk.md');
     await writeFile(late, '---\nn: late\n---\n');
     try {
-      const scan = await scanVault(policy, parse, [], { prefetch: handed });
+      const scan = await scanVault(policy, parse, [], { prefetch: reader });
       assert.ok(!scan.notes.some((note) => note.rel === 'Tasks/After the walk.md'));
       await rm(late);
       assert.deepEqual(summary(scan), await plainScan());
@@ -184,10 +165,48 @@ describe('note prefetch', () => {
     }
   });
 
+  it('reads and looks up on the thread', async () => {
+    for (const mode of ['read', 'stat'] as const) {
+      const reader = new NotePrefetch(policy, CHUNK, Date.now(), mode);
+      const chunk = await reader.chunk(0);
+      assert.ok(chunk, mode);
+      // The first note in the scan's order is the link (to Task 0100).
+      const stamp = stampOf(statSync(path.join(policy.root, 'Linked.md')));
+      if (mode === 'read') assert.equal(chunk.read(0)?.text, '---\ntitle: Ünïcode ✓\n---\nBody 🎉\n');
+      else assert.deepEqual([chunk.unchanged(0, stamp), chunk.unchanged(0, { ...stamp, ino: stamp.ino + 1 })], [true, false]);
+      chunk.release();
+      reader.dispose();
+    }
+  });
+
+  it('starts a thread for a vault of 2,000 notes or more only; a smaller one hands the scan its walk', async () => {
+    const large = prefetchNotes(policy, 'read');
+    assert.equal(large.threaded, true);
+    assert.deepEqual(await prefetchedScan(large), await plainScan());
+    const small = await tempDir('note-prefetch-small-');
+    try {
+      await writeFiles(small.dir, { 'A.md': 'skip', 'Sub/B.md': '---\nn: 1\n---\n' });
+      const smallPolicy = { root: small.dir, dataDir: path.join(small.dir, '.taskdown') };
+      const handed = prefetchNotes(smallPolicy, 'read');
+      assert.equal(handed.threaded, false);
+      assert.deepEqual((await handed.walk())?.notes, ['A.md', 'Sub/B.md']);
+      const scan = await scanVault(smallPolicy, parse, [], { prefetch: handed });
+      assert.deepEqual(summary(scan), summary(await scanVault(smallPolicy, parse, [])));
+    } finally {
+      await small.cleanup();
+    }
+  });
+
+  it('gives no walk once stopped: the scan walks itself', async () => {
+    const reader = startReading();
+    reader.dispose();
+    assert.equal(await reader.walk(), undefined);
+  });
+
   it('dates the scan from the walk the reader was given', async () => {
     const startedAt = Date.now() - 60_000;
     const scan = await scanVault(policy, parse, [], {
-      prefetch: new NotePrefetch(policy, sortedWalk(policy), CHUNK, startedAt),
+      prefetch: new NotePrefetch(policy, CHUNK, startedAt),
     });
     assert.equal(scan.startedAt, startedAt);
   });

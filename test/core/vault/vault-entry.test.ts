@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { inspectVaultPath } from '../../../src/core/vault/vault-entry.js';
 import { vaultFilePath } from '../../../src/core/vault/vault-files.js';
-import { walkVault } from '../../../src/core/vault/vault-scan.js';
+import { walkVault } from '../../../src/core/vault/vault-walk.js';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
 
 describe('vault link rule', () => {

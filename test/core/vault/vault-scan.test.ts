@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { hashText, isCandidateNote, scanVault, walkVault } from '../../../src/core/vault/vault-scan.js';
+import { hashText, scanVault } from '../../../src/core/vault/vault-scan.js';
+import { isCandidateNote, walkVault } from '../../../src/core/vault/vault-walk.js';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
 
 describe('vault scan', () => {
@@ -38,6 +39,10 @@ describe('vault scan', () => {
       const found = walkVault({ root: tmp.dir, dataDir: path.join(tmp.dir, 'data') });
       assert.deepEqual(found.notes.sort(), ['Sub/b.md', 'a.md']);
       assert.deepEqual(found.folders.sort(), ['', 'Sub']);
+      // With a limit: the walk while it found no more notes than that, else none.
+      const policy = { root: tmp.dir, dataDir: path.join(tmp.dir, 'data') };
+      assert.deepEqual(walkVault(policy, '', 2)?.notes.sort(), ['Sub/b.md', 'a.md']);
+      assert.equal(walkVault(policy, '', 1), undefined);
     } finally {
       await tmp.cleanup();
     }
