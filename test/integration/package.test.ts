@@ -17,7 +17,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { tempDir } from '../helpers/temp.js';
+import { tempDir, writeFiles } from '../helpers/temp.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -52,6 +52,7 @@ const SERVED = ['/', '/assets/main.js', '/api/docs/ui', '/api/docs/ui/static/swa
 async function serveAndCheck(
   bin: string,
   dir: string,
+  env: Record<string, string> = {},
 ): Promise<{ status: number; body: string; stderr: string; served: Record<string, number> }> {
   const child = spawn(
     process.execPath,
@@ -72,6 +73,7 @@ async function serveAndCheck(
         ...process.env,
         TASKDOWN_LOG_LEVEL: 'warn',
         NODE_COMPILE_CACHE: path.join(dir, 'compile-cache'),
+        ...env,
       },
     },
   );
@@ -142,6 +144,7 @@ describe('the npm package', () => {
       'package.json',
       'dist/bin/taskdown.js',
       'dist/bin/server.cjs',
+      'dist/bin/note-reader-thread.cjs',
       'dist/bin/THIRD-PARTY-NOTICES.txt',
       'dist/web/index.html',
       'dist/web/THIRD-PARTY-NOTICES.txt',
@@ -201,6 +204,19 @@ describe('the npm package', () => {
     assert.equal((JSON.parse(res.body) as { data: { status: string } }).data.status, 'ok');
     // The settings page and Swagger UI from the package's own files.
     assert.deepEqual(res.served, Object.fromEntries(SERVED.map((p) => [p, 200])));
+  });
+
+  it('walks and reads a large vault on its reader thread', async () => {
+    // Without the thread's program in the package the start would still work, the main thread
+    // doing it all: the launch report says which.
+    const dir = path.join(tmp.dir, 'run-large');
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 2_100; i++)
+      files[`Tasks/Task ${i}.md`] = `---\ntitle: Task ${i}\ntags: [task]\n---\n`;
+    await writeFiles(path.join(dir, 'vault'), files);
+    const res = await serveAndCheck(bin, dir, { TASKDOWN_LAUNCH_REPORT: '1' });
+    assert.equal(res.status, 200, res.stderr);
+    assert.match(res.stderr, /^taskdown: reading 2100 notes on a second thread$/m);
   });
 
   it(
