@@ -9,8 +9,8 @@ import { candidates } from './candidates.js';
 import { QueryContext } from './context.js';
 import { compileFilter } from './evaluate.js';
 import { groupTasks, type TaskGroup } from './group.js';
-import { sortTasks } from './sort.js';
-import type { QueryEnv } from './types.js';
+import { sortedHead, sortTasks } from './sort.js';
+import type { QueryEnv, QueryOptions } from './types.js';
 import { parseFilterQuery } from './validate.js';
 
 export interface QueryResult {
@@ -26,12 +26,15 @@ export interface QueryResult {
 export function runQuery(rawQuery: unknown, env: QueryEnv): QueryResult {
   const query = parseFilterQuery(rawQuery, env.settings);
   const ctx = new QueryContext(env);
-  const matches = candidates(env.tasks, query.root).filter(compileFilter(query.root, ctx));
+  const pool = candidates(env.tasks, query.root);
+  const filter = compileFilter(query.root, ctx);
   const { offset, limit } = query.page;
   const end = limit === undefined ? Infinity : offset + limit;
-  // Ungrouped, a page is the head of the sorted matches: only that head is sorted.
-  const head = limit !== undefined && query.options.groupKey === 'none' ? end : undefined;
-  const sorted = sortTasks(matches, query.options, ctx, head);
+  // Ungrouped, a page is the head of the sorted matches: only that head is kept and sorted.
+  const { tasks: sorted, matched } =
+    limit !== undefined && query.options.groupKey === 'none'
+      ? sortedHead(pool, query.options, ctx, end, filter)
+      : everyMatch(pool, filter, query.options, ctx);
   const all = groupTasks(sorted, query.options.groupKey, ctx);
   const groups: TaskGroup[] = [];
   let position = 0;
@@ -41,5 +44,16 @@ export function runQuery(rawQuery: unknown, env: QueryEnv): QueryResult {
     position += group.tasks.length;
     if (from < to) groups.push({ key: group.key, tasks: group.tasks.slice(from, to) });
   }
-  return { tasks: groups.flatMap((g) => g.tasks), total: env.tasks.length, filtered: matches.length, groups };
+  return { tasks: groups.flatMap((g) => g.tasks), total: env.tasks.length, filtered: matched, groups };
+}
+
+/** Every task of `pool` that `filter` accepts, sorted. */
+function everyMatch(
+  pool: readonly TaskInfo[],
+  filter: (task: TaskInfo) => boolean,
+  options: QueryOptions,
+  ctx: QueryContext,
+): { tasks: TaskInfo[]; matched: number } {
+  const matches = pool.filter(filter);
+  return { tasks: sortTasks(matches, options, ctx), matched: matches.length };
 }

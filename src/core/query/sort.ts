@@ -133,10 +133,7 @@ interface Row {
 
 /**
  * Sorts a copy of `tasks` by the query options. With `first`, returns only the first `first`
- * tasks of that order (one page of a large result), picked in one pass with a bounded heap
- * instead of sorting every match. Tie-break keys are computed only for tasks whose primary key
- * ties in a comparison. On the 100,000-task scale bench (docs/performance.md), a query matching
- * 70,000 tasks answers its first page of 50 in a few milliseconds instead of ~400 ms.
+ * tasks of that order (one page of a large result): see `sortedHead`.
  */
 export function sortTasks(
   tasks: readonly TaskInfo[],
@@ -144,46 +141,42 @@ export function sortTasks(
   ctx: QueryContext,
   first?: number,
 ): TaskInfo[] {
-  const primary = keyOf(options.sortKey, ctx);
-  const sign = options.sortDirection === 'desc' ? -1 : 1;
-  // The tie chain always has four keys: an unused slot (the primary key's own) has no key.
-  const tie = (name: string): KeyOf => (name === options.sortKey ? () => undefined : keyOf(name, ctx));
-  const [due, scheduled, priority, title] = ['due', 'scheduled', 'priority', 'title'].map(tie) as [
-    KeyOf,
-    KeyOf,
-    KeyOf,
-    KeyOf,
-  ];
-  const tiesOf = (r: Row): NonNullable<Row['ties']> =>
-    (r.ties ??= [due(r.task), scheduled(r.task), priority(r.task), title(r.task)]);
-  const compare = (a: Row, b: Row): number => {
-    const byPrimary = sign * compareKeys(a.p, b.p);
-    if (byPrimary !== 0) return byPrimary;
-    const x = tiesOf(a);
-    const y = tiesOf(b);
-    return (
-      compareKeys(x[0], y[0]) ||
-      compareKeys(x[1], y[1]) ||
-      // Priority breaks ties with the higher weight first.
-      compareKeys(y[2], x[2]) ||
-      compareKeys(x[3], y[3])
-    );
-  };
-  const row = (task: TaskInfo, index: number, p: Key): Row => ({ task, index, p, ties: undefined });
+  if (first !== undefined && first < tasks.length) return sortedHead(tasks, options, ctx, first).tasks;
+  const { primary, compare } = comparison(options, ctx);
+  // Array.prototype.sort is stable: tasks that compare equal keep their input order.
+  return tasks
+    .map((task, i) => row(task, i, primary(task)))
+    .sort(compare)
+    .map((r) => r.task);
+}
 
-  if (first === undefined || first >= tasks.length) {
-    // Array.prototype.sort is stable: tasks that compare equal keep their input order.
-    return tasks
-      .map((task, i) => row(task, i, primary(task)))
-      .sort(compare)
-      .map((r) => r.task);
-  }
-  if (first <= 0) return [];
+/**
+ * The first `first` tasks of `tasks` in the query's order, of those `keep` accepts (all without
+ * it), and how many it accepted: picked in one pass with a bounded heap instead of sorting every
+ * match, and without making a list of the matches (at 100,000 tasks a query matching 70,000 made
+ * a 560 KB array per request, which V8 allocates in its large-object space and frees only in a
+ * full collection; on Node 24 the scale bench's RSS grew by 110 MB of them). Tie-break keys are
+ * computed only for tasks whose primary key ties in a comparison. On the 100,000-task scale bench
+ * (docs/performance.md), a query matching 70,000 tasks answers its first page of 50 in a few
+ * milliseconds instead of ~400 ms.
+ */
+export function sortedHead(
+  tasks: readonly TaskInfo[],
+  options: QueryOptions,
+  ctx: QueryContext,
+  first: number,
+  keep?: (task: TaskInfo) => boolean,
+): { tasks: TaskInfo[]; matched: number } {
+  const { primary, sign, compare } = comparison(options, ctx);
   // Max-heap of the best `first` rows so far, the worst on top; equal rows by input position.
   const worse = (a: Row, b: Row): boolean => (compare(a, b) || a.index - b.index) > 0;
   const heap: Row[] = [];
+  let matched = 0;
   for (let i = 0; i < tasks.length; i++) {
     const task = tasks[i]!;
+    if (keep && !keep(task)) continue;
+    matched++;
+    if (first <= 0) continue;
     const p = primary(task);
     if (heap.length < first) {
       heap.push(row(task, i, p));
@@ -213,5 +206,41 @@ export function sortTasks(
       c = top;
     }
   }
-  return heap.sort((a, b) => compare(a, b) || a.index - b.index).map((r) => r.task);
+  const sorted = heap.sort((a, b) => compare(a, b) || a.index - b.index).map((r) => r.task);
+  return { tasks: sorted, matched };
+}
+
+const row = (task: TaskInfo, index: number, p: Key): Row => ({ task, index, p, ties: undefined });
+
+/** The query's order: each task's primary key, and the comparison of two rows (ties broken). */
+function comparison(
+  options: QueryOptions,
+  ctx: QueryContext,
+): { primary: KeyOf; sign: number; compare: (a: Row, b: Row) => number } {
+  const primary = keyOf(options.sortKey, ctx);
+  const sign = options.sortDirection === 'desc' ? -1 : 1;
+  // The tie chain always has four keys: an unused slot (the primary key's own) has no key.
+  const tie = (name: string): KeyOf => (name === options.sortKey ? () => undefined : keyOf(name, ctx));
+  const [due, scheduled, priority, title] = ['due', 'scheduled', 'priority', 'title'].map(tie) as [
+    KeyOf,
+    KeyOf,
+    KeyOf,
+    KeyOf,
+  ];
+  const tiesOf = (r: Row): NonNullable<Row['ties']> =>
+    (r.ties ??= [due(r.task), scheduled(r.task), priority(r.task), title(r.task)]);
+  const compare = (a: Row, b: Row): number => {
+    const byPrimary = sign * compareKeys(a.p, b.p);
+    if (byPrimary !== 0) return byPrimary;
+    const x = tiesOf(a);
+    const y = tiesOf(b);
+    return (
+      compareKeys(x[0], y[0]) ||
+      compareKeys(x[1], y[1]) ||
+      // Priority breaks ties with the higher weight first.
+      compareKeys(y[2], x[2]) ||
+      compareKeys(x[3], y[3])
+    );
+  };
+  return { primary, sign, compare };
 }

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { QueryContext } from '../../../src/core/query/context.js';
 import { groupTasks } from '../../../src/core/query/group.js';
 import { runQuery } from '../../../src/core/query/run-query.js';
-import { sortTasks } from '../../../src/core/query/sort.js';
+import { sortedHead, sortTasks } from '../../../src/core/query/sort.js';
 import type { QueryOptions } from '../../../src/core/query/types.js';
 import type { TaskInfo } from '../../../src/core/tasks/task-info.js';
 import { and, cond, env, task } from './fixtures.js';
@@ -140,6 +140,17 @@ describe('sorting one page (the first n only)', () => {
         const full = paths(sortTasks(tasks, options, ctx));
         for (const n of [0, 1, 7, 50, 299, 300, 301]) {
           assert.deepEqual(paths(sortTasks(tasks, options, ctx, n)), full.slice(0, n), `first ${n}`);
+        }
+        // With a filter: the head of the sorted matches, and how many matched, without a list of them.
+        const keep = (t: TaskInfo): boolean => t.status !== 'done';
+        const kept = paths(sortTasks(tasks.filter(keep), options, ctx));
+        for (const n of [0, 1, 7, 50, kept.length, 300]) {
+          const head = sortedHead(tasks, options, ctx, n, keep);
+          assert.deepEqual(
+            [paths(head.tasks), head.matched],
+            [kept.slice(0, n), kept.length],
+            `first ${n} kept`,
+          );
         }
       });
     }
