@@ -34,13 +34,26 @@ const group = (conjunction: 'and' | 'or', ...children: unknown[]) => ({
 
 describe('query candidates', () => {
   it('narrows an AND with `status is` / `priority is` to the smallest bucket, in list order', () => {
-    const root = group('and', cond('status', 'is', 'open'), cond('priority', 'is', 'high')) as FilterNode;
+    const root = group(
+      'and',
+      cond('status', 'is', 'done'),
+      cond('contexts', 'contains', '@phone'),
+    ) as FilterNode;
     const got = candidates(TASKS, root);
-    assert.equal(got.length, 40);
-    assert.ok(got.every((t) => t.priority === 'high'));
     assert.deepEqual(
       got.map((t) => t.path),
-      TASKS.filter((t) => t.priority === 'high').map((t) => t.path),
+      TASKS.filter((t) => t.status === 'done').map((t) => t.path),
+    );
+  });
+
+  it('narrows an AND with both `status is` and `priority is` to the tasks with both, in list order', () => {
+    const root = group('and', cond('status', 'is', 'open'), cond('priority', 'is', 'high')) as FilterNode;
+    const got = candidates(TASKS, root);
+    const both = TASKS.filter((t) => t.status === 'open' && t.priority === 'high');
+    assert.ok(both.length > 0 && both.length < 40);
+    assert.deepEqual(
+      got.map((t) => t.path),
+      both.map((t) => t.path),
     );
   });
 
@@ -60,6 +73,18 @@ describe('query candidates', () => {
     const queries = [
       group('and', cond('status', 'is', 'open'), cond('contexts', 'contains', '@phone')),
       group('and', cond('priority', 'is', 'low'), cond('status', 'is', 'done')),
+      group(
+        'and',
+        cond('status', 'is', 'open'),
+        cond('priority', 'is', 'high'),
+        cond('status', 'is', 'done'),
+      ),
+      group(
+        'and',
+        cond('priority', 'is', 'high'),
+        cond('status', 'is', 'open'),
+        cond('contexts', 'contains', '@phone'),
+      ),
       group('and', cond('status', 'is', 'nonexistent')),
       group(
         'and',
