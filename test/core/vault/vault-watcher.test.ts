@@ -90,6 +90,20 @@ describe('vault watcher', () => {
     }
   });
 
+  it('finds the notes under a folder, whether its folder index was made before a change or after', async () => {
+    // Made after the change: on this first call.
+    await writeFiles(dir, { 'Sub/Deep/C.md': 'c' });
+    await until(() => store.get('Sub/Deep/C.md') !== undefined, 'new note');
+    assert.deepEqual(store.notesUnder('Sub').sort(), ['Sub/B.md', 'Sub/Deep/C.md']);
+    // Kept up to date from now on.
+    await rm(path.join(dir, 'Sub/B.md'));
+    await until(() => store.get('Sub/B.md') === undefined, 'removal');
+    await writeFiles(dir, { 'D.md': 'd' });
+    await until(() => store.get('D.md') !== undefined, 'another note');
+    assert.deepEqual(store.notesUnder('Sub'), ['Sub/Deep/C.md']);
+    assert.deepEqual(store.notesUnder('').sort(), ['A.md', 'D.md', 'Sub/Deep/C.md']);
+  });
+
   it('does not report its own writes, and reports extra watched files', async () => {
     await store.withLock('A.md', () => store.write('A.md', 'mine', store.get('A.md')?.hash ?? null));
     await writeFile(path.join(dir, '.obsidian/plugins/x/data.json'), '{"a":1}');
