@@ -75,7 +75,7 @@ export class PrefetchedChunk {
     private readonly message: ChunkMessage,
     private readonly onRelease: () => void,
   ) {
-    if ('ends' in message) {
+    if (message.kind === 'read') {
       this.left = new Set(message.left);
       this.errors = new Map(message.errors.map(({ index, ...error }) => [index, error]));
     }
@@ -87,7 +87,7 @@ export class PrefetchedChunk {
    */
   read(k: number): { text: string; size: number } | undefined {
     const { message, slot } = this;
-    if (!('ends' in message) || !slot) return undefined;
+    if (message.kind !== 'read' || !slot) return undefined;
     const error = this.errors?.get(k);
     if (error) throw Object.assign(new Error(error.message), { code: error.code });
     if (this.left?.has(k)) return undefined;
@@ -103,7 +103,7 @@ export class PrefetchedChunk {
    */
   unchanged(k: number, stamp: FileStamp): boolean | undefined {
     const { message } = this;
-    if (!('kinds' in message)) return undefined;
+    if (message.kind !== 'stat') return undefined;
     const kind = message.kinds[k];
     if (kind === ASK_AGAIN) return undefined;
     if (kind !== FILE) return false;
@@ -240,8 +240,8 @@ export class NotePrefetch {
         this.end();
         return;
       }
-      const { notes, count, folders, links, temps } = message;
-      this.walkArrived?.({ notes: count === 0 ? [] : notes.split('\0'), folders, links, temps });
+      const { notes, folders, links, temps } = message;
+      this.walkArrived?.({ notes: notes === '' ? [] : notes.split('\0'), folders, links, temps });
       this.walkArrived = undefined;
     } else if (waiting?.index === message.index) {
       this.waiting = undefined;

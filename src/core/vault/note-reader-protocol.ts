@@ -34,11 +34,12 @@ export const ASK_AGAIN = 3;
 
 /**
  * The walk, sent before any chunk: the notes as one string, NUL after each but the last (a file
- * name cannot hold NUL), which crosses to the main thread as one copy instead of one string per
- * note. `failed`: the walk threw; the scan walks again itself and meets the problem there.
+ * name cannot hold NUL, and no note's path is empty, so `''` is no note at all), which crosses to
+ * the main thread as one copy instead of one string per note. `failed`: the walk threw; the scan
+ * walks again itself and meets the problem there.
  */
 export type WalkMessage =
-  | { kind: 'walk'; notes: string; count: number; folders: string[]; links: string[]; temps: string[] }
+  | { kind: 'walk'; notes: string; folders: string[]; links: string[]; temps: string[] }
   | { kind: 'walk'; failed: true };
 
 export interface ReadMessage {

@@ -31,7 +31,7 @@ if (notes) {
 function walk(): string[] | undefined {
   try {
     const { notes, folders, links, temps } = sortedWalk({ root: data.root, dataDir: data.dataDir });
-    send({ kind: 'walk', notes: notes.join('\0'), count: notes.length, folders, links, temps });
+    send({ kind: 'walk', notes: notes.join('\0'), folders, links, temps });
     return notes;
   } catch {
     send({ kind: 'walk', failed: true });
