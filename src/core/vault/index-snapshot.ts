@@ -11,15 +11,23 @@
  * within the file system's timestamp granularity could otherwise keep its recorded times and size
  * with new content). Any problem with the file — missing, corrupt, another format version or
  * parser key — means "no snapshot".
+ *
+ * The file is one JSON document written one row per line, so that it can be read line by line
+ * (see readLines):
+ *
+ *     {"format":3,"key":"…","rows":[
+ *     ["Notes/A.md",812,1732000000000.123,1732000000000.123,4711,"<sha1>",{…}],
+ *     …
+ *     ]}
  */
 import { isAscii } from 'node:buffer';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { writeFileAtomic } from './atomic-write.js';
 
 /** The snapshot's file name in the data dir. */
 export const INDEX_SNAPSHOT_FILE = 'index-snapshot.json';
 
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** What a note's file looked like when it was read (see `stampOf`). */
 export interface FileStamp {
@@ -60,27 +68,35 @@ export class IndexSnapshot<P> {
 
   /**
    * Entries written for the same parser key, sorted by path (the order they are saved in), or
-   * none. The entries are the objects the caller keeps: one object per note from the file's text.
+   * none. The entries are the objects the caller keeps: one object per note from its line.
    */
   load(key: string): SnapshotEntry<P>[] {
     const out: SnapshotEntry<P>[] = [];
-    let data: unknown;
-    try {
-      data = JSON.parse(readText(this.file));
-    } catch {
-      return out;
-    }
-    const head = data as { format?: unknown; key?: unknown; rows?: unknown };
-    if (head.format !== FORMAT || head.key !== key || !Array.isArray(head.rows)) return out;
     let sorted = true;
-    for (const row of head.rows as unknown[]) {
-      if (!Array.isArray(row) || row.length !== 7) continue;
-      const [rel, size, mtimeMs, ctimeMs, ino, hash, parsed] = row as Row<P>;
-      if (typeof rel !== 'string' || typeof hash !== 'string') continue;
-      if (typeof size !== 'number' || typeof mtimeMs !== 'number') continue;
-      if (typeof ctimeMs !== 'number' || typeof ino !== 'number') continue;
-      if (out.length > 0 && out[out.length - 1]!.rel >= rel) sorted = false;
-      out.push({ rel, size, mtimeMs, ctimeMs, ino, hash, parsed });
+    try {
+      const lines = readLines(this.file);
+      const head = JSON.parse(`${lines.next().value ?? ''}]}`) as { format?: unknown; key?: unknown };
+      if (head.format !== FORMAT || head.key !== key) return [];
+      let ended = false;
+      for (const line of lines) {
+        if (line === ']}') {
+          ended = true;
+          break;
+        }
+        if (line === '') continue;
+        const row = JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line) as unknown;
+        if (!Array.isArray(row) || row.length !== 7) continue;
+        const [rel, size, mtimeMs, ctimeMs, ino, hash, parsed] = row as Row<P>;
+        if (typeof rel !== 'string' || typeof hash !== 'string') continue;
+        if (typeof size !== 'number' || typeof mtimeMs !== 'number') continue;
+        if (typeof ctimeMs !== 'number' || typeof ino !== 'number') continue;
+        if (out.length > 0 && out[out.length - 1]!.rel >= rel) sorted = false;
+        out.push({ rel, size, mtimeMs, ctimeMs, ino, hash, parsed });
+      }
+      // A file cut short (not written by save, which replaces it whole) is no snapshot.
+      if (!ended) return [];
+    } catch {
+      return [];
     }
     // Saved sorted; a file edited by hand may not be (or may repeat a path: the last one wins).
     return sorted ? out : dedupe(out.sort(byRel));
@@ -108,7 +124,8 @@ export class IndexSnapshot<P> {
  * parts of 500 rows, about 250 KB, left the heap 15 MB larger after the snapshot).
  */
 async function* serialise<P>(key: string, rows: readonly SnapshotEntry<P>[]): AsyncGenerator<string> {
-  yield `{"format":${FORMAT},"key":${ascii(JSON.stringify(key))},"rows":[`;
+  // The layout load reads: the head, one row per line, the end.
+  yield `{"format":${FORMAT},"key":${ascii(JSON.stringify(key))},"rows":[\n`;
   let lossless = true;
   // NaN, ±Infinity and -0 (YAML `.nan`, `.inf`, `-0`) would come back as null or 0.
   const check = (_k: string, v: unknown): unknown => {
@@ -132,7 +149,7 @@ async function* serialise<P>(key: string, rows: readonly SnapshotEntry<P>[]): As
     }
   }
   if (part.length > 0) yield (first ? '' : ',\n') + part.join(',\n');
-  yield ']}\n';
+  yield '\n]}\n';
 }
 
 /** A sorted list with each path once (the last entry of a path wins). */
@@ -141,16 +158,44 @@ function dedupe<T extends { rel: string }>(sorted: T[]): T[] {
 }
 
 /**
- * The snapshot file's text. It is written as ASCII (see serialise), which is read as Latin-1: a
- * one-byte string made by a copy. Node 20 decodes a file read as UTF-8 far slower: the 5 MB
- * snapshot of the 10,000-note bench vault took about 90 ms to read in a restart, the 50 MB one of
- * 100,000 notes 0.5 s. (The bytes are dropped before the text is parsed: alive during the parse,
- * they would be kept until V8's next full collection.)
+ * The snapshot file's lines, read in parts into one buffer. One string of the whole file would be
+ * allocated, like the bytes it is decoded from, in memory the process has not touched yet, and on
+ * the development machine every new page costs about 12 µs: the 50 MB snapshot of 100,000 notes
+ * took 0.6 s more to load read whole than read by line (and held 80 MB more RSS), the 5 MB one of
+ * 10,000 notes 20 ms (docs/performance.md). A line of ASCII (as save writes it) is read as Latin-1,
+ * which copies bytes into a one-byte string; Node 20 decodes UTF-8 far slower. Other lines (a file
+ * edited by hand) are read as UTF-8.
  */
-function readText(file: string): string {
-  const bytes = readFileSync(file);
-  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+function* readLines(file: string): Generator<string> {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafeSlow(READ_BYTES);
+    /** The start of a line that continues past the bytes read so far. */
+    let pending: Buffer[] = [];
+    for (let n; (n = readSync(fd, buffer, 0, READ_BYTES, null)) > 0; ) {
+      const ascii = isAscii(buffer.subarray(0, n));
+      let start = 0;
+      for (let end; (end = buffer.indexOf(NEWLINE, start)) !== -1 && end < n; start = end + 1) {
+        if (pending.length > 0) {
+          yield decode(Buffer.concat([...pending, buffer.subarray(start, end)]));
+          pending = [];
+        } else {
+          yield buffer.toString(ascii ? 'latin1' : 'utf8', start, end);
+        }
+      }
+      if (start < n) pending.push(Buffer.from(buffer.subarray(start, n)));
+    }
+    if (pending.length > 0) yield decode(Buffer.concat(pending));
+  } finally {
+    closeSync(fd);
+  }
 }
+
+const decode = (bytes: Buffer): string => bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+
+/** Bytes read at a time (see readLines); a row is a few hundred bytes. */
+const READ_BYTES = 256 * 1024;
+const NEWLINE = 0x0a;
 
 /** JSON text with every character outside ASCII as JSON's escape of each UTF-16 unit (see load). */
 function ascii(json: string): string {

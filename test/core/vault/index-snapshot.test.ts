@@ -104,7 +104,7 @@ describe('index snapshot', () => {
     let store = await open();
     await store.stop();
     assert.ok(parsed.includes('C.md'));
-    await writeFile(file(), '{"format":2,"key":"k2","rows":[[');
+    await writeFile(file(), '{"format":3,"key":"k2","rows":[\n[\n');
     store = await open();
     await store.stop();
     assert.equal(store.get('A.md')?.parsed.text, 'AAA');
@@ -185,7 +185,7 @@ describe('index snapshot: file metadata', () => {
     assert.deepEqual(parsed, ['A.md']);
   });
 
-  it('is written as ASCII and reads back every character, and still reads a file written as UTF-8', async () => {
+  it('is written as ASCII and reads back every character, and still reads lines written as UTF-8', async () => {
     const snapshot = new IndexSnapshot<{ title: string }>(path.join(dir, 'unicode.json'));
     const title = 'Café ✓ 日本語 🎉 \u2028 end';
     const entry = { rel: 'Notes/Ünïcode 🎉.md', size: 1, mtimeMs: 2.5, ctimeMs: 3.5, ino: 4, hash: 'h', parsed: { title } };
@@ -193,9 +193,48 @@ describe('index snapshot: file metadata', () => {
     const bytes = await readFile(path.join(dir, 'unicode.json'));
     assert.ok(bytes.every((byte) => byte < 0x80), 'ASCII only');
     assert.deepEqual(snapshot.load('clé ✓'), [entry]);
-    // As versions before this one wrote it: the characters themselves, in UTF-8.
-    const utf8 = JSON.stringify({ format: 2, key: 'clé ✓', rows: [[entry.rel, 1, 2.5, 3.5, 4, 'h', { title }]] });
-    await writeFile(path.join(dir, 'unicode.json'), utf8);
+    // Edited by hand: the characters themselves, in UTF-8.
+    const row = JSON.stringify([entry.rel, 1, 2.5, 3.5, 4, 'h', { title }]);
+    await writeFile(path.join(dir, 'unicode.json'), `{"format":3,"key":"clé ✓","rows":[\n${row}\n]}\n`);
     assert.deepEqual(snapshot.load('clé ✓'), [entry]);
+  });
+
+  it('is one JSON document with a row per line, and reads rows longer than its read buffer', async () => {
+    const snapshot = new IndexSnapshot<{ title: string }>(path.join(dir, 'long.json'));
+    // Two rows longer than one read of the file (256 KB) around a short one: saved (escaped), about
+    // 0.7 and 1.7 MB; edited by hand as UTF-8, about 270 and 630 KB, with characters of two, three
+    // and four bytes across the reads' boundaries.
+    const entries = ['a', 'b', 'c'].map((name, i) => ({
+      rel: `${name}.md`,
+      size: i,
+      mtimeMs: 1,
+      ctimeMs: 2,
+      ino: 3,
+      hash: 'h',
+      parsed: { title: i === 1 ? 'short' : 'é日🎉'.repeat(i === 0 ? 30_000 : 70_000) },
+    }));
+    await snapshot.save('k', entries);
+    const text = await readFile(path.join(dir, 'long.json'), 'utf8');
+    assert.equal(text.split('\n').length, 3 + entries.length, 'head, rows, end, final newline');
+    assert.deepEqual((JSON.parse(text) as { rows: unknown[] }).rows.length, 3);
+    assert.deepEqual(snapshot.load('k'), entries);
+    const rows = entries.map((e) => JSON.stringify([e.rel, e.size, 1, 2, 3, 'h', e.parsed]));
+    await writeFile(path.join(dir, 'long.json'), `{"format":3,"key":"k","rows":[\n${rows.join(',\n')}\n]}\n`);
+    assert.deepEqual(snapshot.load('k'), entries);
+  });
+
+  it('loads an empty snapshot, and nothing from a file cut short or of another format', async () => {
+    const where = path.join(dir, 'cut.json');
+    const snapshot = new IndexSnapshot<string>(where);
+    await snapshot.save('k', []);
+    assert.deepEqual(snapshot.load('k'), []);
+    const entry = { rel: 'a.md', size: 1, mtimeMs: 1, ctimeMs: 2, ino: 3, hash: 'h', parsed: 'x' };
+    await snapshot.save('k', [entry, { ...entry, rel: 'b.md' }]);
+    const text = await readFile(where, 'utf8');
+    assert.equal(snapshot.load('k').length, 2);
+    await writeFile(where, text.slice(0, text.indexOf('\n]}')));
+    assert.deepEqual(snapshot.load('k'), []);
+    await writeFile(where, text.replace('"format":3', '"format":2'));
+    assert.deepEqual(snapshot.load('k'), []);
   });
 });
