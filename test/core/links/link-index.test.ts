@@ -78,3 +78,15 @@ test('adding a note already present and removing one absent change nothing', () 
   index.remove('A/Task.md');
   assert.equal(index.resolve('[[Task]]'), undefined);
 });
+
+test('a path names its note in any case, the last one added among notes that differ only in case', () => {
+  const index = new LinkIndex(['Notes/Plan.md', 'notes/plan.md', 'Notes/Other.md', 'Notes/v1.2.md']);
+  assert.equal(index.resolve('NOTES/PLAN.md'), 'notes/plan.md');
+  assert.equal(index.resolve('[[Notes/other]]'), 'Notes/Other.md');
+  assert.equal(index.resolve('notes/OTHER'), 'Notes/Other.md', '.md added to a path without extension');
+  assert.equal(index.resolve('notes/v1.2'), undefined, 'a path with another extension gets no .md');
+  index.remove('notes/plan.md');
+  assert.equal(index.resolve('notes/plan.md'), 'Notes/Plan.md');
+  index.add('notes/plan.md');
+  assert.equal(index.resolve('Notes/Plan.md'), 'notes/plan.md');
+});
