@@ -15,7 +15,7 @@ import { installSettingsPage } from './http/static/settings-page.js';
 import { EventStreamHub } from './http/sse/stream-hub.js';
 import type { NotePrefetch } from './core/vault/note-prefetch.js';
 import { createProcessLogger } from './process-logger.js';
-import { createServices, type Services } from './services.js';
+import { createServices, type ServiceRuntime, type Services } from './services.js';
 
 /** How long shutdown waits for in-flight requests before closing their connections. */
 const DRAIN_LIMIT_MS = 10_000;
@@ -41,43 +41,71 @@ export interface StartOptions {
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const log = await createProcessLogger(config);
   let bound = { host: config.host, port: config.port };
-  const runtime = await createServices({
+  /** Filled in once the services are open and the HTTP server is built (see below). */
+  const started: { runtime?: ServiceRuntime; streams?: EventStreamHub; http?: FastifyInstance } = {};
+  const notOpen = (): never => {
+    throw new Error('the services are not open yet');
+  };
+  // Handlers reach the services when they handle a request, and no request arrives before the
+  // server listens, which waits for the services.
+  const ctx: AppContext = {
+    get services() {
+      return started.runtime?.services ?? notOpen();
+    },
+    config,
+    log,
+    get streams() {
+      return started.streams ?? notOpen();
+    },
+    address: () => bound,
+    openapi: () => (started.http as FastifyInstance).swagger() as unknown as Record<string, unknown>,
+  };
+
+  // The HTTP server is built and its plugins loaded while the services open: a large vault's scan
+  // waits for the start's reader thread (note-prefetch.ts), and the main thread builds the server
+  // meanwhile instead of after the scan (docs/performance.md).
+  const opening = createServices({
     config,
     log,
     clock: options.clock,
     listenPort: () => (bound.port === 0 ? undefined : bound.port),
     ...(options.prefetch ? { prefetch: options.prefetch } : {}),
-  }).catch((err: unknown) => {
-    options.prefetch?.dispose();
-    throw err;
   });
-  const { services } = runtime;
-
-  let http: FastifyInstance | undefined;
-  const ctx: AppContext = {
-    services,
-    config,
+  const building = buildHttpServer({
+    ctx,
+    routes: allRoutes,
+    plugins: [installDocsUi, installSettingsPage],
     log,
-    streams: new EventStreamHub({ journal: services.journal, clock: services.clock, log }),
-    address: () => bound,
-    openapi: () => (http as FastifyInstance).swagger() as unknown as Record<string, unknown>,
-  };
+    token: () => config.token ?? ctx.services.settings.get().apiToken,
+    apiEnabled: () => ctx.services.settings.get().apiEnabled,
+    hosts: new HostPolicy({ bindHost: config.host, allowedHosts: config.allowedHosts }),
+    lockout: new AuthLockout({ now: () => (options.clock ?? systemClock).now() }),
+  }).then(async (app) => {
+    await app.ready();
+    return app;
+  });
+  const [services, built] = await Promise.allSettled([opening, building]);
+  if (services.status === 'rejected' || built.status === 'rejected') {
+    if (built.status === 'fulfilled') await built.value.close().catch(() => {});
+    if (services.status === 'fulfilled') await services.value.stop();
+    else options.prefetch?.dispose();
+    throw services.status === 'rejected' ? services.reason : (built as PromiseRejectedResult).reason;
+  }
+  const runtime = services.value;
+  const http = built.value;
+  started.runtime = runtime;
+  started.http = http;
+  started.streams = new EventStreamHub({
+    journal: runtime.services.journal,
+    clock: runtime.services.clock,
+    log,
+  });
 
   try {
-    options.beforeListen?.(services);
-    http = await buildHttpServer({
-      ctx,
-      routes: allRoutes,
-      plugins: [installDocsUi, installSettingsPage],
-      log,
-      token: () => config.token ?? services.settings.get().apiToken,
-      apiEnabled: () => services.settings.get().apiEnabled,
-      hosts: new HostPolicy({ bindHost: config.host, allowedHosts: config.allowedHosts }),
-      lockout: new AuthLockout({ now: () => (options.clock ?? systemClock).now() }),
-    });
+    options.beforeListen?.(runtime.services);
     await listen(http, { host: config.host, port: config.port });
   } catch (err) {
-    await http?.close().catch(() => {});
+    await http.close().catch(() => {});
     await runtime.stop();
     throw err;
   }
@@ -87,24 +115,23 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const url = `http://${displayHost}:${bound.port}`;
   await runtime.listening(url);
 
-  const app = http;
   return {
     url,
     host: bound.host,
     port: bound.port,
-    http: app,
-    services,
+    http,
+    services: runtime.services,
     async close() {
       // Connections that were busy when close() began go idle only after their response; close
       // them as they do, or the keep-alive timeout (72 s) would hold the exit. In-flight requests
       // get up to DRAIN_LIMIT_MS before their connections are cut.
-      const server = app.server;
+      const server = http.server;
       // Event streams never end by themselves: end them first, so their connections go idle.
       ctx.streams.finishAll();
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
       const limit = setTimeout(() => server.closeAllConnections(), DRAIN_LIMIT_MS);
       try {
-        await app.close();
+        await http.close();
       } finally {
         clearInterval(sweep);
         clearTimeout(limit);
