@@ -73,8 +73,8 @@ export class IndexSnapshot<P> {
   load(key: string): SnapshotEntry<P>[] {
     const out: SnapshotEntry<P>[] = [];
     let sorted = true;
+    const lines = readLines(this.file);
     try {
-      const lines = readLines(this.file);
       const head = JSON.parse(`${lines.next().value ?? ''}]}`) as { format?: unknown; key?: unknown };
       if (head.format !== FORMAT || head.key !== key) return [];
       let ended = false;
@@ -97,6 +97,9 @@ export class IndexSnapshot<P> {
       if (!ended) return [];
     } catch {
       return [];
+    } finally {
+      // Closes the file when the reading stopped early (another key, a corrupt line).
+      lines.return(undefined);
     }
     // Saved sorted; a file edited by hand may not be (or may repeat a path: the last one wins).
     return sorted ? out : dedupe(out.sort(byRel));

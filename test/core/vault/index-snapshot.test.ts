@@ -1,6 +1,6 @@
 /** The persisted index: restarts reuse unchanged entries and never serve stale ones. */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -236,5 +236,21 @@ describe('index snapshot: file metadata', () => {
     assert.deepEqual(snapshot.load('k'), []);
     await writeFile(where, text.replace('"format":3', '"format":2'));
     assert.deepEqual(snapshot.load('k'), []);
+  });
+
+  it('leaves no file open, however the reading ends', async (t) => {
+    if (!existsSync('/proc/self/fd')) return t.skip('needs /proc/self/fd');
+    const where = path.join(dir, 'fds.json');
+    const snapshot = new IndexSnapshot<string>(where);
+    const entry = { rel: 'a.md', size: 1, mtimeMs: 1, ctimeMs: 2, ino: 3, hash: 'h', parsed: 'x' };
+    await snapshot.save('k', [entry]);
+    const open = (): number => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (const key of ['k', 'another key']) snapshot.load(key);
+    await writeFile(where, '{"format":3,"key":"k","rows":[\n[oops\n]}\n');
+    snapshot.load('k');
+    await writeFile(where, 'not JSON\n');
+    snapshot.load('k');
+    assert.equal(open(), before);
   });
 });
