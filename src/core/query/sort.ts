@@ -131,17 +131,8 @@ interface Row {
   ties: [due: Key, scheduled: Key, priority: Key, title: Key] | undefined;
 }
 
-/**
- * Sorts a copy of `tasks` by the query options. With `first`, returns only the first `first`
- * tasks of that order (one page of a large result): see `sortedHead`.
- */
-export function sortTasks(
-  tasks: readonly TaskInfo[],
-  options: QueryOptions,
-  ctx: QueryContext,
-  first?: number,
-): TaskInfo[] {
-  if (first !== undefined && first < tasks.length) return sortedHead(tasks, options, ctx, first).tasks;
+/** Sorts a copy of `tasks` by the query options (one page of them: `sortedHead`). */
+export function sortTasks(tasks: readonly TaskInfo[], options: QueryOptions, ctx: QueryContext): TaskInfo[] {
   const { primary, compare } = comparison(options, ctx);
   // Array.prototype.sort is stable: tasks that compare equal keep their input order.
   return tasks
