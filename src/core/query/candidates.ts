@@ -1,72 +1,139 @@
 /**
- * The tasks a query has to look at. A query whose top level is an AND with an `is` condition on
- * an enumerated built-in field (`status is open`, `priority is high`) can only match tasks with
- * that exact value, so only those are filtered: they come from a per-value index of the task
- * list, built on the first such query over that list (one pass) and kept as long as the list
- * (one list per index version, docs/performance.md). With both (`status is open` and `priority
- * is high`), from an index by the pair of values: the tasks that have both. Each bucket keeps the
- * list's order, so the matches, and the result, are exactly those of a filter over the whole list.
+ * The tasks a query has to look at. A query whose top level is an AND can only match tasks that
+ * meet each of its conditions, and three kinds of condition are answered from per-value indexes of
+ * the task list instead of by reading every task: `is` on the enumerated built-in fields
+ * (`status is open`, `priority is high`) and `contains` on `contexts`, which is tested once per
+ * distinct context (a vault has a few dozen) with the filter's own matcher rather than once per
+ * task. Each index lists, per value, the positions in the list of the tasks that have it; it is
+ * built on the first query that can use it over a list (one pass) and kept as long as the list
+ * (one list per index version, docs/performance.md). The candidates are the tasks at the positions
+ * every such condition allows, in the list's order, so the matches, and the result, are exactly
+ * those of a filter over the whole list: the caller still applies the whole filter to them.
  *
- * Why: a filter over 100,000 tasks is bound by memory, not by the conditions (about 20 ns per task
- * for each field it reads, a cache miss per object), so visiting fewer tasks is what helps.
+ * Why: a filter over 100,000 tasks is bound by memory, not by the conditions (each task read is a
+ * cache miss or several: 250 ns a task for `status` and `contexts` on the scale bench's server),
+ * so visiting fewer tasks is what helps, and intersecting position lists visits none.
  */
 import type { TaskInfo } from '../tasks/task-info.js';
-import type { FilterNode } from './types.js';
+import type { QueryContext } from './context.js';
+import { containsMatcher } from './evaluate.js';
+import { lookupProperty, type PropertyDef } from './properties.js';
+import type { FilterCondition, FilterNode } from './types.js';
+import { isIncomplete } from './validate.js';
 
-/** Fields whose `is` is a plain string equality on a value every read shape has. */
-const INDEXED = {
-  status: (task: TaskInfo) => task.status,
-  priority: (task: TaskInfo) => task.priority,
-  // Both at once. Two pairs could share a key only through a NUL in a value, and a bucket with
-  // more tasks than the pair's is still a superset: the filter tests both conditions anyway.
-  'status+priority': (task: TaskInfo) => pairKey(task.status, task.priority),
-} as const;
-type IndexedField = keyof typeof INDEXED;
+/** The indexed built-in properties, and whether the index is by list item or by value. */
+const INDEXED = { status: 'value', priority: 'value', contexts: 'items' } as const;
+type IndexedProperty = keyof typeof INDEXED;
 
-const pairKey = (status: string, priority: string): string => `${status}\u0000${priority}`;
+/** Value (or list item) → ascending positions in the task list of the tasks that have it. */
+type Postings = Map<unknown, Int32Array>;
 
-type Buckets = Map<string, TaskInfo[]>;
-const indexes = new WeakMap<readonly TaskInfo[], Partial<Record<IndexedField, Buckets>>>();
+const indexes = new WeakMap<readonly TaskInfo[], Partial<Record<IndexedProperty, Postings>>>();
 
-function bucketsOf(tasks: readonly TaskInfo[], field: IndexedField): Buckets {
-  let byField = indexes.get(tasks);
-  if (!byField) indexes.set(tasks, (byField = {}));
-  let buckets = byField[field];
-  if (!buckets) {
-    buckets = new Map();
-    const read = INDEXED[field];
-    for (const task of tasks) {
-      const value = read(task);
-      const bucket = buckets.get(value);
-      if (bucket) bucket.push(task);
-      else buckets.set(value, [task]);
-    }
-    byField[field] = buckets;
-  }
-  return buckets;
+const isIndexed = (property: string): property is IndexedProperty => Object.hasOwn(INDEXED, property);
+
+function postingsOf(tasks: readonly TaskInfo[], property: IndexedProperty, ctx: QueryContext): Postings {
+  let byProperty = indexes.get(tasks);
+  if (!byProperty) indexes.set(tasks, (byProperty = {}));
+  const known = byProperty[property];
+  if (known) return known;
+  // The filter's own getter, so the index holds exactly the values the filter reads. These
+  // built-ins read the task alone, never the run's context, so the index outlives the run.
+  const { get } = lookupProperty(property, ctx) as PropertyDef;
+  const lists = new Map<unknown, number[]>();
+  const add = (key: unknown, position: number): void => {
+    const list = lists.get(key);
+    if (!list) lists.set(key, [position]);
+    // A list naming an item twice files the task once.
+    else if (list[list.length - 1] !== position) list.push(position);
+  };
+  tasks.forEach((task, position) => {
+    const value = get(task, ctx);
+    if (INDEXED[property] === 'items' && Array.isArray(value)) for (const item of value) add(item, position);
+    else add(value, position);
+  });
+  const postings: Postings = new Map();
+  for (const [key, list] of lists) postings.set(key, Int32Array.from(list));
+  return (byProperty[property] = postings);
 }
 
 /**
- * The smallest set of tasks that can match `root`: a bucket of an index when the query allows
- * one, else the whole list. The caller still applies the whole filter to it.
+ * The positions of the tasks that can meet one condition of the top-level AND, or undefined when
+ * no index answers it (the condition does not narrow).
  */
-export function candidates(tasks: readonly TaskInfo[], root: FilterNode): readonly TaskInfo[] {
-  if (root.type !== 'group' || root.conjunction !== 'and') return tasks;
-  let best = tasks;
-  const narrow = (field: IndexedField, value: string): void => {
-    const bucket = bucketsOf(tasks, field).get(value) ?? [];
-    if (bucket.length < best.length) best = bucket;
-  };
-  let status: string | undefined;
-  let priority: string | undefined;
-  for (const child of root.children) {
-    if (child.type !== 'condition' || child.operator !== 'is' || typeof child.value !== 'string') continue;
-    if (child.property === 'status') status ??= child.value;
-    else if (child.property === 'priority') priority ??= child.value;
-    else continue;
-    narrow(child.property, child.value);
+function allowed(
+  tasks: readonly TaskInfo[],
+  condition: FilterCondition,
+  ctx: QueryContext,
+): Int32Array | undefined {
+  const { property, operator, value } = condition;
+  if (!isIndexed(property) || isIncomplete(condition)) return undefined;
+  if (INDEXED[property] === 'value') {
+    // The filter's `is` of a string is plain equality with these fields' values, always strings
+    // in a read shape (evaluate.ts, valueIs).
+    if (operator !== 'is' || typeof value !== 'string') return undefined;
+    return postingsOf(tasks, property, ctx).get(value) ?? new Int32Array(0);
   }
-  // Every task of the pair's bucket has both values: the smallest set when the query names both.
-  if (status !== undefined && priority !== undefined) narrow('status+priority', pairKey(status, priority));
-  return best;
+  if (operator !== 'contains' || value === undefined) return undefined;
+  const hit = containsMatcher(value);
+  const matching: Int32Array[] = [];
+  for (const [item, positions] of postingsOf(tasks, property, ctx)) if (hit(item)) matching.push(positions);
+  return union(matching);
+}
+
+/** The ascending positions in any of `lists` (each ascending). */
+function union(lists: Int32Array[]): Int32Array {
+  if (lists.length === 1) return lists[0]!;
+  let total = 0;
+  for (const list of lists) total += list.length;
+  const all = new Int32Array(total);
+  let at = 0;
+  for (const list of lists) {
+    all.set(list, at);
+    at += list.length;
+  }
+  all.sort();
+  let kept = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[kept++] = all[i]!;
+  return all.subarray(0, kept);
+}
+
+/** The ascending positions in both `a` and `b` (each ascending). */
+function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(Math.min(a.length, b.length));
+  let n = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    if (a[i]! < b[j]!) i++;
+    else if (a[i]! > b[j]!) j++;
+    else {
+      out[n++] = a[i]!;
+      i++;
+      j++;
+    }
+  }
+  return out.subarray(0, n);
+}
+
+/**
+ * The tasks that can match `root`, in list order: those every indexed condition of a top-level AND
+ * allows, or the whole list when there is none. The caller still applies the whole filter to them.
+ */
+export function candidates(
+  tasks: readonly TaskInfo[],
+  root: FilterNode,
+  ctx: QueryContext,
+): readonly TaskInfo[] {
+  if (root.type !== 'group' || root.conjunction !== 'and') return tasks;
+  const sets: Int32Array[] = [];
+  for (const child of root.children) {
+    if (child.type !== 'condition') continue;
+    const positions = allowed(tasks, child, ctx);
+    if (positions) sets.push(positions);
+  }
+  if (sets.length === 0) return tasks;
+  // Smallest first: each step costs the sizes of the two lists, and the result only shrinks.
+  sets.sort((a, b) => a.length - b.length);
+  let positions = sets[0]!;
+  for (let k = 1; k < sets.length && positions.length > 0; k++) positions = intersect(positions, sets[k]!);
+  return Array.from(positions, (position) => tasks[position]!);
 }

@@ -196,17 +196,26 @@ function compileContains(
 ): Predicate {
   if (prop.containsMode === 'tags') return tagsContain(value, read);
   if (prop.containsMode === 'projects') return projectsContain(String(value), ctx);
-  const needles = asList(value).map((v) => String(v).toLowerCase());
-  const hit = (item: unknown): boolean => {
-    if (item === undefined || item === null) return false;
-    const hay = String(item).toLowerCase();
-    for (const n of needles) if (hay.includes(n)) return true;
-    return false;
-  };
+  const hit = containsMatcher(value);
   return (task) => {
     const raw = read(task);
     if (!Array.isArray(raw)) return hit(raw);
     for (const item of raw) if (hit(item)) return true;
+    return false;
+  };
+}
+
+/**
+ * Whether one item (a list's element, or a value that is not a list) meets a plain `contains`:
+ * it holds any of the wanted texts, case-insensitively. Also the query index's test of each
+ * distinct `contexts` item (candidates.ts).
+ */
+export function containsMatcher(value: ConditionValue): (item: unknown) => boolean {
+  const needles = asList(value).map((v) => String(v).toLowerCase());
+  return (item) => {
+    if (item === undefined || item === null) return false;
+    const hay = String(item).toLowerCase();
+    for (const n of needles) if (hay.includes(n)) return true;
     return false;
   };
 }

@@ -26,7 +26,7 @@ export interface QueryResult {
 export function runQuery(rawQuery: unknown, env: QueryEnv): QueryResult {
   const query = parseFilterQuery(rawQuery, env.settings);
   const ctx = new QueryContext(env);
-  const pool = candidates(env.tasks, query.root);
+  const pool = candidates(env.tasks, query.root, ctx);
   const filter = compileFilter(query.root, ctx);
   const { offset, limit } = query.page;
   const end = limit === undefined ? Infinity : offset + limit;
