@@ -14,7 +14,7 @@ import {
   type ServerConfig,
 } from '../config/config.js';
 import { resolveCollectionPath } from '../core/config/collection-path.js';
-import { isValidationMode } from '../core/validation/write-check.js';
+import { isValidationMode } from '../core/validation/mode.js';
 import { defaultDataDir } from '../config/data-dir.js';
 
 export class UsageError extends Error {

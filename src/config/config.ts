@@ -3,7 +3,7 @@
  * the data dir (the token set from the settings page) > defaults.
  */
 import type { RetentionPolicy } from '../core/store/event-journal.js';
-import type { ValidationMode } from '../core/validation/write-check.js';
+import type { ValidationMode } from '../core/validation/mode.js';
 
 export interface ServerConfig {
   /** Absolute vault folder. */

@@ -44,7 +44,8 @@ import {
 import { MAPPED_FIELDS } from './task-fields.js';
 import { roleMappingOf, type RoleMapping } from './role-mapping.js';
 import { validateTask, type ValidationIssue, type ValidationReport } from '../validation/validate-task.js';
-import { blockingIssues, validationFailure, type ValidationMode } from '../validation/write-check.js';
+import type { ValidationMode } from '../validation/mode.js';
+import { blockingIssues, validationFailure } from '../validation/write-check.js';
 import { markShared } from './shared-views.js';
 import { TaskGraph, type TaskBase } from './task-graph.js';
 import type { TaskInfo } from './task-info.js';

@@ -8,14 +8,6 @@
 import { invalid, type DomainError } from '../errors.js';
 import { errorsOf, type ValidationIssue, type ValidationReport } from './validate-task.js';
 
-export type ValidationMode = 'strict' | 'permissive';
-
-export const VALIDATION_MODES: readonly ValidationMode[] = ['strict', 'permissive'];
-
-export function isValidationMode(value: unknown): value is ValidationMode {
-  return value === 'strict' || value === 'permissive';
-}
-
 /** `blockedBy[2]` → `blockedBy`: the field an issue about a list entry belongs to. */
 export const issueField = (issue: ValidationIssue): string => (issue.field ?? '').replace(/\[\d+\]$/, '');
 

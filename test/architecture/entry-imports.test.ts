@@ -1,0 +1,58 @@
+/**
+ * Before it knows the command, the bundle's entry (src/cli/main.ts) evaluates only what every
+ * command needs: the command line, the demo vault and the vault walk (docs/performance.md, "Only
+ * what the command needs"). Each command's code is an `import()`, evaluated when it runs. This
+ * test follows the entry's static imports (type-only ones are erased; `import()` is not followed)
+ * and fails naming any package or task-engine module they reach: one such import, the command
+ * line's check of `--validation` from the validator's module, once made every command load the
+ * validator, the recurrence rules and the `rrule` package first.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ENTRY = path.join(ROOT, 'src/cli/main.ts');
+
+/** Project files and packages reached from `entry` through static, value-carrying imports. */
+function staticImports(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop() as string;
+    if (files.has(file)) continue;
+    files.add(file);
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+    for (const statement of source.statements) {
+      const isImport = ts.isImportDeclaration(statement);
+      if (!isImport && !ts.isExportDeclaration(statement)) continue;
+      if (isImport ? statement.importClause?.isTypeOnly : statement.isTypeOnly) continue;
+      const specifier = statement.moduleSpecifier;
+      if (!specifier || !ts.isStringLiteral(specifier)) continue;
+      if (!specifier.text.startsWith('.')) {
+        if (!specifier.text.startsWith('node:')) packages.add(specifier.text);
+        continue;
+      }
+      const target = path.resolve(path.dirname(file), specifier.text).replace(/\.js$/, '.ts');
+      if (existsSync(target)) queue.push(target);
+    }
+  }
+  return { files, packages };
+}
+
+test('the entry loads no package and no task-engine module before it knows the command', () => {
+  const { files, packages } = staticImports(ENTRY);
+  assert.deepEqual([...packages], []);
+  const engine = [...files]
+    .map((file) => path.relative(ROOT, file))
+    .filter((file) =>
+      /^src\/core\/(tasks|validation\/(?!mode\.ts)|recurrence|query|store|webhooks)/.test(file),
+    );
+  assert.deepEqual(engine, []);
+  // The walk is there on purpose: a start begins reading the vault before the server loads.
+  assert.ok(files.has(path.join(ROOT, 'src/core/vault/vault-walk.ts')));
+});
