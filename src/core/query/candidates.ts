@@ -3,7 +3,7 @@
  * meet each of its conditions, and three kinds of condition are answered from per-value indexes of
  * the task list instead of by reading every task: `is` on the enumerated built-in fields
  * (`status is open`, `priority is high`) and `contains` on `contexts`, which is tested once per
- * distinct context (a vault has a few dozen) with the filter's own matcher rather than once per
+ * distinct context (six in the bench vault) with the filter's own matcher rather than once per
  * task. Each index lists, per value, the positions in the list of the tasks that have it; it is
  * built on the first query that can use it over a list (one pass) and kept as long as the list
  * (one list per index version, docs/performance.md). The candidates are the tasks at the positions
