@@ -43,9 +43,10 @@ if (files.length === 0) {
   process.exit(1);
 }
 const UNIT_SHARDS = 3;
+/** A file's path from the working folder, with `/` between folders on every system. */
+const relPath = (file) => path.relative(process.cwd(), path.resolve(file)).split(path.sep).join('/');
 const ownProcess = (file) =>
-  /^test[\\/](integration|web)[\\/]/.test(path.relative(process.cwd(), path.resolve(file))) ||
-  /^process\.env\./m.test(readFileSync(file, 'utf8'));
+  /^test\/(integration|web)\//.test(relPath(file)) || /^process\.env\./m.test(readFileSync(file, 'utf8'));
 const LONGEST_FIRST = [
   'test/integration/package.test.ts',
   'test/web/',
@@ -55,8 +56,7 @@ const LONGEST_FIRST = [
   'test/integration/docs.test.ts',
 ];
 const rank = (file) => {
-  const rel = path.relative(process.cwd(), path.resolve(file)).split(path.sep).join('/');
-  const i = LONGEST_FIRST.findIndex((start) => rel.startsWith(start));
+  const i = LONGEST_FIRST.findIndex((start) => relPath(file).startsWith(start));
   return i === -1 ? LONGEST_FIRST.length : i;
 };
 // Array.prototype.sort is stable: within a rank, path order stays.
