@@ -6,7 +6,7 @@ import { task } from '../core/query/fixtures.js';
 
 describe('task JSON cache', () => {
   it('produces exactly JSON.stringify output', () => {
-    const tasks = [markShared(task('a.md', { due: '2026-01-01', title: 'Quote "me" \\ ✓' })), task('b.md')];
+    const tasks = [markShared(task('a.md', { due: '2026-01-01', title: 'Quote "me" \\ ✓' }), 'h'), task('b.md')];
     for (const t of tasks) assert.equal(taskJson(t), JSON.stringify(t));
     const empty = okWithTasks({ tasks: [] }).body as Buffer;
     assert.equal(empty.toString(), JSON.stringify({ success: true, data: { tasks: [] } }));
@@ -20,7 +20,7 @@ describe('task JSON cache', () => {
   });
 
   it("reuses the text of the index's shared objects", () => {
-    const shared = markShared(task('s.md'));
+    const shared = markShared(task('s.md'), 'h');
     const text = taskJson(shared);
     assert.equal(taskJson(shared), text);
   });
@@ -29,7 +29,7 @@ describe('task JSON cache', () => {
 describe('okWithTasks', () => {
   it('writes exactly the success envelope JSON.stringify would', () => {
     const data = {
-      tasks: [markShared(task('a.md')), task('b.md', { due: '2026-01-01', title: 'Café ☕ 😀' })],
+      tasks: [markShared(task('a.md'), 'h'), task('b.md', { due: '2026-01-01', title: 'Café ☕ 😀' })],
       pagination: { total: 2, offset: 0, limit: 50, hasMore: false },
       skipped: undefined,
       vault: { name: 'v', path: '/v' },

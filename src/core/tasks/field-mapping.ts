@@ -253,17 +253,19 @@ function keyPlanOf(mapping: FieldMapping): KeyPlan {
 
 /**
  * Frontmatter → TaskInfo fields (as in the TaskNotes plugin), without the computed ones (`id`,
- * blocking, `totalTrackedTime`). Keys whose value would be undefined are left out; the fields come
- * in the order of the field table. It runs for every task of the vault on the first query
- * (100,000 on the scale bench), so it looks up the note's own keys (a dozen) in the table rather
- * than every row of the table (three dozen) in the note.
+ * blocking, `totalTrackedTime`), set on `out`: a new object by default, where keys whose value
+ * would be undefined are left out and the fields come in the order of the field table; or a read
+ * shape to fill (task-graph.ts, newViewShape), whose keys are all there already. It runs for every
+ * task of the vault on the first query (100,000 on the scale bench), so it looks up the note's own
+ * keys (a dozen) in the table rather than every row of the table (three dozen) in the note.
  */
 export function normalizeFrontmatter(
   fm: Record<string, unknown>,
   opts: NormalizeOptions,
+  out: Record<string, unknown> = {},
 ): Record<string, unknown> {
   const { mapping } = opts;
-  const out: Record<string, unknown> = { path: opts.path };
+  out.path = opts.path;
 
   const rawTitle = fm[mapping.title];
   let title: string | undefined;

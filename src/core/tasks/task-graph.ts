@@ -15,12 +15,12 @@ import { LinkIndex, nameKeyOf } from '../links/link-index.js';
 import { DEFAULT_DEPENDENCY_POLICY, missingTargetOutcome } from '../dependencies/blocking.js';
 
 /**
- * Every read shape starts as a copy of this object, so all of them have the same keys in the same
- * order (a field a note lacks is present as undefined, which JSON leaves out) and V8 gives them
- * one hidden class: the query filter's property reads stay monomorphic. Keys a note adds beyond
- * these (user fields, customProperties) follow, in the note's order. Measured on the scale bench
- * with shared-views.ts (docs/performance.md, "Queries"): a broad query over 100,000 tasks 15.4 ->
- * 9.7 ms of CPU; the cost is the empty slots, 16-19 MB there.
+ * Every read shape starts as a copy of this object (newViewShape), so all of them have the same
+ * keys in the same order (a field a note lacks is present as undefined, which JSON leaves out) and
+ * V8 gives them one hidden class: the query filter's property reads stay monomorphic. Keys a note
+ * adds beyond these (user fields, customProperties) follow, in the note's order. Measured on the
+ * scale bench with shared-views.ts (docs/performance.md, "Queries"): a broad query over 100,000
+ * tasks 15.4 -> 9.7 ms of CPU; the cost is the empty slots, 16-19 MB there.
  */
 const VIEW_TEMPLATE: Readonly<Record<string, undefined>> = Object.fromEntries(
   [
@@ -42,6 +42,14 @@ const VIEW_TEMPLATE: Readonly<Record<string, undefined>> = Object.fromEntries(
     ]),
   ].map((key) => [key, undefined]),
 );
+
+/**
+ * A new read shape, every key undefined: normalizeFrontmatter fills in the note's fields, then
+ * TaskGraph.view the computed ones. Filled in place rather than copied from a separate object of
+ * normalised fields, which made the first query after a start (every read shape built) about a
+ * tenth slower (docs/performance.md).
+ */
+export const newViewShape = (): Record<string, unknown> => ({ ...VIEW_TEMPLATE });
 
 /** A task's normalised fields, without the computed ones. */
 export type TaskBase = Record<string, unknown> & { path: string; status: string; title: string };
@@ -132,32 +140,30 @@ export class TaskGraph {
   }
 
   /**
-   * The read shape (no details) of a task. `uids` are its `blockedBy` uids; the graph's edges
-   * are used when they are the indexed task's own, else (a record no longer or not yet indexed)
-   * they are resolved here.
+   * The read shape (no details) of a task: `shape`, a new read shape (newViewShape) holding its
+   * normalised fields, completed in place with the computed ones. `uids` are its `blockedBy`
+   * uids; the graph's edges are used when they are the indexed task's own, else (a record no
+   * longer or not yet indexed) they are resolved here.
    */
-  view(base: TaskBase, uids: readonly string[]): TaskInfo {
-    const edges = this.edges.get(base.path);
+  view(shape: TaskBase, uids: readonly string[]): TaskInfo {
+    const { path } = shape;
+    const edges = this.edges.get(path);
     const targets =
-      edges && sameList(edges.uids, uids)
-        ? edges.targets
-        : uids.map((uid) => this.links.resolve(uid, base.path));
+      edges && sameList(edges.uids, uids) ? edges.targets : uids.map((uid) => this.links.resolve(uid, path));
     const isBlocked = targets.some((target) => {
       // A dependency on itself is a validation error, not a block.
-      if (target === base.path) return false;
+      if (target === path) return false;
       const status = target === undefined ? undefined : this.statusOf(target);
       return status === undefined ? this.missingBlocks : !this.isCompleted(status);
     });
-    const blocking = this.isCompleted(base.status) ? [] : [...(this.dependents.get(base.path) ?? [])];
-    const task: Record<string, unknown> = { ...VIEW_TEMPLATE };
-    for (const key in base) task[key] = base[key];
-    task.id = base.path;
-    task.totalTrackedTime = totalTrackedMinutes(base.timeEntries);
-    task.isBlocked = isBlocked;
-    task.isBlocking = blocking.length > 0;
+    const blocking = this.isCompleted(shape.status) ? [] : [...(this.dependents.get(path) ?? [])];
+    shape.id = path;
+    shape.totalTrackedTime = totalTrackedMinutes(shape.timeEntries);
+    shape.isBlocked = isBlocked;
+    shape.isBlocking = blocking.length > 0;
     // In path order, whatever order the dependencies were indexed in.
-    if (blocking.length > 0) task.blocking = blocking.sort();
-    return task as TaskInfo;
+    if (blocking.length > 0) shape.blocking = blocking.sort();
+    return shape as unknown as TaskInfo;
   }
 
   /**

@@ -46,8 +46,8 @@ import { roleMappingOf, type RoleMapping } from './role-mapping.js';
 import { validateTask, type ValidationIssue, type ValidationReport } from '../validation/validate-task.js';
 import type { ValidationMode } from '../validation/mode.js';
 import { blockingIssues, validationFailure } from '../validation/write-check.js';
-import { markShared } from './shared-views.js';
-import { TaskGraph, type TaskBase } from './task-graph.js';
+import { markShared, sharedHash } from './shared-views.js';
+import { TaskGraph, newViewShape, type TaskBase } from './task-graph.js';
 import type { TaskInfo } from './task-info.js';
 import {
   firstCompletedStatus,
@@ -262,7 +262,8 @@ export class TaskService {
    * read from or written as; undefined for objects from elsewhere.
    */
   etagOf(task: TaskInfo): string | undefined {
-    return this.etags.get(task);
+    const hash = sharedHash(task);
+    return hash === undefined ? this.etags.get(task) : etagOfHash(hash);
   }
 
   /** Index lookup of a task by id (vault-relative path), without details. */
@@ -529,16 +530,22 @@ export class TaskService {
     }
   }
 
-  private normalize(rel: string, frontmatter: Record<string, unknown>): TaskBase {
+  /** A note's normalised fields, set on `out` (see normalizeFrontmatter). */
+  private normalize(
+    rel: string,
+    frontmatter: Record<string, unknown>,
+    out?: Record<string, unknown>,
+  ): TaskBase {
     const settings = this.current;
-    return normalizeFrontmatter(frontmatter, {
+    const options = {
       mapping: settings.fieldMapping,
       statuses: settings.customStatuses,
       priorities: settings.customPriorities,
       userFields: settings.userFields,
       defaultStatus: settings.defaultTaskStatus,
       path: rel,
-    }) as TaskBase;
+    };
+    return normalizeFrontmatter(frontmatter, options, out) as TaskBase;
   }
 
   private graph(): TaskGraph {
@@ -565,7 +572,7 @@ export class TaskService {
   private cachedView(record: TaskRecord): TaskInfo {
     let view = this.views.get(record);
     if (!view) {
-      view = markShared(this.tagged(this.view(record), record.hash));
+      view = markShared(this.view(record), record.hash);
       this.views.set(record, view);
     }
     return view;
@@ -578,7 +585,7 @@ export class TaskService {
 
   /** `task` (a variant of `from`, e.g. with details) carries the version of `from`. */
   private retagged<T extends TaskInfo>(task: T, from: TaskInfo): T {
-    const etag = this.etags.get(from);
+    const etag = this.etagOf(from);
     if (etag !== undefined) this.etags.set(task, etag);
     return task;
   }
@@ -600,7 +607,11 @@ export class TaskService {
   }
 
   private view(record: TaskRecord): TaskInfo {
-    return this.graph().view(this.baseOf(record), this.dependencyUids(record.parsed.frontmatter));
+    const { frontmatter } = record.parsed;
+    return this.graph().view(
+      this.normalize(record.rel, frontmatter ?? {}, newViewShape()),
+      this.dependencyUids(frontmatter),
+    );
   }
 
   /** The `blockedBy` uids of a note as written (links are resolved from these, not the read form). */
@@ -613,7 +624,10 @@ export class TaskService {
   private viewOf(rel: string, text: string, record: TaskRecord | undefined): TaskInfo {
     if (record) return this.view(record);
     const frontmatter = parseNote(text).frontmatter;
-    return this.graph().view(this.normalize(rel, frontmatter ?? {}), this.dependencyUids(frontmatter));
+    return this.graph().view(
+      this.normalize(rel, frontmatter ?? {}, newViewShape()),
+      this.dependencyUids(frontmatter),
+    );
   }
 
   /**

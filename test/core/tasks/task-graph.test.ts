@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { TaskGraph, type TaskBase } from '../../../src/core/tasks/task-graph.js';
+import { TaskGraph, newViewShape, type TaskBase } from '../../../src/core/tasks/task-graph.js';
 
 interface Model {
   uids: string[];
@@ -39,7 +39,8 @@ function build(tasks: Map<string, Model>): TaskGraph {
   );
 }
 
-const base = (path: string, t: Model): TaskBase => ({ path, title: path, status: t.status });
+const base = (path: string, t: Model): TaskBase =>
+  Object.assign(newViewShape(), { path, title: path, status: t.status }) as TaskBase;
 const viewsOf = (graph: TaskGraph, tasks: Map<string, Model>): Map<string, unknown> =>
   new Map([...tasks].map(([path, t]) => [path, graph.view(base(path, t), t.uids)]));
 
