@@ -163,7 +163,7 @@ export class TaskGraph {
     shape.isBlocking = blocking.length > 0;
     // In path order, whatever order the dependencies were indexed in.
     if (blocking.length > 0) shape.blocking = blocking.sort();
-    return shape as unknown as TaskInfo;
+    return shape as TaskInfo;
   }
 
   /**

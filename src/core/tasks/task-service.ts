@@ -537,15 +537,18 @@ export class TaskService {
     out?: Record<string, unknown>,
   ): TaskBase {
     const settings = this.current;
-    const options = {
-      mapping: settings.fieldMapping,
-      statuses: settings.customStatuses,
-      priorities: settings.customPriorities,
-      userFields: settings.userFields,
-      defaultStatus: settings.defaultTaskStatus,
-      path: rel,
-    };
-    return normalizeFrontmatter(frontmatter, options, out) as TaskBase;
+    return normalizeFrontmatter(
+      frontmatter,
+      {
+        mapping: settings.fieldMapping,
+        statuses: settings.customStatuses,
+        priorities: settings.customPriorities,
+        userFields: settings.userFields,
+        defaultStatus: settings.defaultTaskStatus,
+        path: rel,
+      },
+      out,
+    ) as TaskBase;
   }
 
   private graph(): TaskGraph {
