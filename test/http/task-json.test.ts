@@ -6,7 +6,10 @@ import { task } from '../core/query/fixtures.js';
 
 describe('task JSON cache', () => {
   it('produces exactly JSON.stringify output', () => {
-    const tasks = [markShared(task('a.md', { due: '2026-01-01', title: 'Quote "me" \\ ✓' }), 'h'), task('b.md')];
+    const tasks = [
+      markShared(task('a.md', { due: '2026-01-01', title: 'Quote "me" \\ ✓' }), 'h'),
+      task('b.md'),
+    ];
     for (const t of tasks) assert.equal(taskJson(t), JSON.stringify(t));
     const empty = okWithTasks({ tasks: [] }).body as Buffer;
     assert.equal(empty.toString(), JSON.stringify({ success: true, data: { tasks: [] } }));
