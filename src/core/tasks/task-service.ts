@@ -610,9 +610,13 @@ export class TaskService {
   }
 
   private view(record: TaskRecord): TaskInfo {
-    const { frontmatter } = record.parsed;
+    return this.noteView(record.rel, record.parsed.frontmatter);
+  }
+
+  /** The read shape of the note at `rel` with this frontmatter (see TaskGraph.view). */
+  private noteView(rel: string, frontmatter: Record<string, unknown> | null): TaskInfo {
     return this.graph().view(
-      this.normalize(record.rel, frontmatter ?? {}, newViewShape()),
+      this.normalize(rel, frontmatter ?? {}, newViewShape()),
       this.dependencyUids(frontmatter),
     );
   }
@@ -626,11 +630,7 @@ export class TaskService {
   /** Read shape of written text, also when it is no longer a task note (identification removed). */
   private viewOf(rel: string, text: string, record: TaskRecord | undefined): TaskInfo {
     if (record) return this.view(record);
-    const frontmatter = parseNote(text).frontmatter;
-    return this.graph().view(
-      this.normalize(rel, frontmatter ?? {}, newViewShape()),
-      this.dependencyUids(frontmatter),
-    );
+    return this.noteView(rel, parseNote(text).frontmatter);
   }
 
   /**
