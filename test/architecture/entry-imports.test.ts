@@ -6,6 +6,11 @@
  * and fails naming any package or task-engine module they reach: one such import, the command
  * line's check of `--validation` from the validator's module, once made every command load the
  * validator, the recurrence rules and the `rrule` package first.
+ *
+ * The same walk from `serve` checks that the server's start evaluates none of the installed
+ * dependencies: they are outside the bundle (scripts/build-server.mjs) and load from node_modules
+ * without its code cache, so each is loaded where it is first used (undici, rrule, the NLP parser,
+ * the MCP SDK, the SQLite driver).
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -16,6 +21,11 @@ import ts from 'typescript';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ENTRY = path.join(ROOT, 'src/cli/main.ts');
+const SERVE = path.join(ROOT, 'src/cli/serve.ts');
+const PACKAGE = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+};
 
 /** Project files and packages reached from `entry` through static, value-carrying imports. */
 function staticImports(entry: string): { files: Set<string>; packages: Set<string> } {
@@ -55,4 +65,24 @@ test('the entry loads no package and no task-engine module before it knows the c
   assert.deepEqual(engine, []);
   // The walk is there on purpose: a start begins reading the vault before the server loads.
   assert.ok(files.has(path.join(ROOT, 'src/core/vault/vault-walk.ts')));
+});
+
+test('serve loads no installed dependency before it is used', () => {
+  const installed = new Set([
+    ...Object.keys(PACKAGE.dependencies ?? {}),
+    ...Object.keys(PACKAGE.optionalDependencies ?? {}),
+  ]);
+  const { packages } = staticImports(SERVE);
+  assert.ok(packages.has('fastify'), 'the walk reaches the server');
+  assert.deepEqual(
+    [...packages].filter((name) =>
+      installed.has(
+        name
+          .split('/')
+          .slice(0, name.startsWith('@') ? 2 : 1)
+          .join('/'),
+      ),
+    ),
+    [],
+  );
 });

@@ -9,10 +9,10 @@
  * time zone and what keeps occurrence days equal to the user's calendar days. A stored value
  * with `Z` is a real UTC instant (docs/api-decisions.md) and is converted to the server's local wall clock.
  */
-import rrulePkg from 'rrule';
+import type { RRule } from 'rrule';
 import { isDay } from './day.js';
+import { rruleClass } from './rrule-package.js';
 
-const { RRule } = rrulePkg;
 type RRuleOptions = ReturnType<typeof RRule.parseString>;
 
 export class RecurrenceSyntaxError extends Error {
@@ -160,7 +160,7 @@ export function parseRecurrence(text: string): ParsedRecurrence {
   const rule = normaliseRule(body);
   let options: RRuleOptions;
   try {
-    options = RRule.parseString(rule);
+    options = rruleClass().parseString(rule);
   } catch (err) {
     throw new RecurrenceSyntaxError(err instanceof Error ? err.message : String(err));
   }

@@ -14,12 +14,12 @@
  *   - one evaluation walks at most PERIOD_BUDGET periods; a search that finds nothing by then
  *     answers "no occurrence".
  */
-import rrulePkg from 'rrule';
+import type { RRule as RRuleClass } from 'rrule';
 import { addDays, dateToDay, daysBetween, dayOf, dayToDate } from './day.js';
+import { rruleClass } from './rrule-package.js';
 import { parseRecurrence, RecurrenceSyntaxError, type ParsedRecurrence } from './rule.js';
 
-const { RRule } = rrulePkg;
-type RRuleInstance = InstanceType<typeof RRule>;
+type RRuleInstance = InstanceType<typeof RRuleClass>;
 type RRuleOptions = RRuleInstance['origOptions'];
 
 /** Occurrences examined past the search start before giving up (a rule may never match). */
@@ -44,6 +44,12 @@ const DERIVED = ['bymonth', 'bymonthday', 'byweekday', 'byhour', 'byminute', 'by
  * the rule's options are wrapped so that the read after the budget answers 0. The unit tests of
  * this module walk a never-matching rule with a small budget, so a change in rrule shows there.
  */
+/** A rule of rrule's with its cache off (the series evaluates each rule a few times at most). */
+function newRule(options: Partial<RRuleOptions>): RRuleInstance {
+  const RRule = rruleClass();
+  return new RRule(options, true);
+}
+
 function withBudget(rule: RRuleInstance, periods: number): RRuleInstance {
   let reads = 0;
   const limit = 1 + 2 * periods;
@@ -91,7 +97,7 @@ export class Series {
     if (parsed.untilIsDay && options.until) {
       options.until = new Date(options.until.getTime() + 86_399_999);
     }
-    return new Series(new RRule(options, true), startDay, parsed.dtstart !== undefined, parsed, budget);
+    return new Series(newRule(options), startDay, parsed.dtstart !== undefined, parsed, budget);
   }
 
   /** Occurrence days from `startDay` to `endDay`, both included (at most MAX_WINDOW_DAYS), ascending. */
@@ -140,14 +146,15 @@ export class Series {
    */
   lookbackDays(): number {
     const interval = this.parsed.options.interval ?? 1;
+    const { DAILY, WEEKLY, MONTHLY, YEARLY } = rruleClass();
     switch (this.parsed.options.freq) {
-      case RRule.DAILY:
+      case DAILY:
         return Math.min(MAX_WINDOW_DAYS - 1, Math.max(30, interval * 2));
-      case RRule.WEEKLY:
+      case WEEKLY:
         return Math.min(MAX_WINDOW_DAYS - 1, Math.max(90, interval * 14));
-      case RRule.MONTHLY:
+      case MONTHLY:
         return Math.min(MAX_WINDOW_DAYS - 1, Math.max(400, interval * 62));
-      case RRule.YEARLY:
+      case YEARLY:
         return Math.min(MAX_WINDOW_DAYS - 1, Math.max(800, interval * 732));
       default:
         return 365;
@@ -167,7 +174,7 @@ export class Series {
     const moved = counted ? undefined : this.periodStartOn(dayToDate(day), start);
     if (counted) periods = this.budget;
     if (moved === undefined || moved.getTime() <= start.getTime()) {
-      return withBudget(new RRule(base.origOptions, true), periods);
+      return withBudget(newRule(base.origOptions), periods);
     }
     const options: Partial<RRuleOptions> = { ...base.origOptions, dtstart: moved };
     for (const key of DERIVED) {
@@ -176,7 +183,7 @@ export class Series {
         (options as Record<string, unknown>)[key] = derived;
       }
     }
-    return withBudget(new RRule(options, true), periods);
+    return withBudget(newRule(options), periods);
   }
 
   /**
@@ -184,12 +191,8 @@ export class Series {
    * its first day: a window needs no walk beyond them, whether or not the rule matches there.
    */
   private periodsIn(days: number): number {
-    const shortest: Record<number, number> = {
-      [RRule.DAILY]: 1,
-      [RRule.WEEKLY]: 7,
-      [RRule.MONTHLY]: 28,
-      [RRule.YEARLY]: 365,
-    };
+    const { DAILY, WEEKLY, MONTHLY, YEARLY } = rruleClass();
+    const shortest: Record<number, number> = { [DAILY]: 1, [WEEKLY]: 7, [MONTHLY]: 28, [YEARLY]: 365 };
     const length = (shortest[this.rule.options.freq] ?? 1) * this.rule.options.interval;
     return Math.ceil(days / length) + 2;
   }
@@ -199,17 +202,18 @@ export class Series {
     const interval = this.rule.options.interval;
     const y0 = start.getUTCFullYear();
     const m0 = start.getUTCMonth();
+    const { DAILY, WEEKLY, MONTHLY, YEARLY } = rruleClass();
     switch (this.rule.options.freq) {
-      case RRule.YEARLY: {
+      case YEARLY: {
         const k = Math.floor((at.getUTCFullYear() - y0) / interval);
         return new Date(Date.UTC(y0 + k * interval, 0, 1));
       }
-      case RRule.MONTHLY: {
+      case MONTHLY: {
         const k = Math.floor((at.getUTCFullYear() * 12 + at.getUTCMonth() - (y0 * 12 + m0)) / interval);
         const month = y0 * 12 + m0 + k * interval;
         return new Date(Date.UTC(Math.floor(month / 12), month % 12, 1));
       }
-      case RRule.WEEKLY: {
+      case WEEKLY: {
         const wkst = this.rule.options.wkst;
         const weekStart = (d: Date): number => {
           const midnight = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
@@ -219,7 +223,7 @@ export class Series {
         const k = Math.floor((weekStart(at) - first) / (7 * DAY_MS * interval));
         return new Date(first + k * 7 * DAY_MS * interval);
       }
-      case RRule.DAILY: {
+      case DAILY: {
         const first = Date.UTC(y0, m0, start.getUTCDate());
         const k = Math.floor((at.getTime() - first) / (DAY_MS * interval));
         return new Date(first + k * DAY_MS * interval);
