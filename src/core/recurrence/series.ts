@@ -38,18 +38,18 @@ const DAY_MS = 86_400_000;
 /** Parts rrule derives from DTSTART when a rule leaves them out; a moved start must keep them. */
 const DERIVED = ['bymonth', 'bymonthday', 'byweekday', 'byhour', 'byminute', 'bysecond'] as const;
 
+/** An rrule rule for `options`, with rrule's cache of results off (its `noCache` argument). */
+function newRule(options: Partial<RRuleOptions>): RRuleInstance {
+  const RRule = rruleClass();
+  return new RRule(options, true);
+}
+
 /**
  * Makes `rule` stop after walking `periods` periods. rrule reads `options.interval` once when it
  * starts and twice per period (the stop check and the step), and ends the walk when it reads 0;
  * the rule's options are wrapped so that the read after the budget answers 0. The unit tests of
  * this module walk a never-matching rule with a small budget, so a change in rrule shows there.
  */
-/** A rule of rrule's with its cache off (the series evaluates each rule a few times at most). */
-function newRule(options: Partial<RRuleOptions>): RRuleInstance {
-  const RRule = rruleClass();
-  return new RRule(options, true);
-}
-
 function withBudget(rule: RRuleInstance, periods: number): RRuleInstance {
   let reads = 0;
   const limit = 1 + 2 * periods;
