@@ -27,6 +27,13 @@ const PACKAGE = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')
   optionalDependencies?: Record<string, string>;
 };
 
+/** The package a bare import specifier names (`@scope/name` or `name`), without its subpath. */
+const packageOf = (specifier: string): string =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
 /** Project files and packages reached from `entry` through static, value-carrying imports. */
 function staticImports(entry: string): { files: Set<string>; packages: Set<string> } {
   const files = new Set<string>();
@@ -75,14 +82,7 @@ test('serve loads no installed dependency before it is used', () => {
   const { packages } = staticImports(SERVE);
   assert.ok(packages.has('fastify'), 'the walk reaches the server');
   assert.deepEqual(
-    [...packages].filter((name) =>
-      installed.has(
-        name
-          .split('/')
-          .slice(0, name.startsWith('@') ? 2 : 1)
-          .join('/'),
-      ),
-    ),
+    [...packages].filter((specifier) => installed.has(packageOf(specifier))),
     [],
   );
 });
