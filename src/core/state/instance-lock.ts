@@ -80,6 +80,8 @@ export async function acquireDataDirLock(dataDir: string, options: LockOptions):
   const deadline = Date.now() + (options.patienceMs ?? 2_000);
   for (;;) {
     if (await createExclusive(file, own)) break;
+    // Taken before the read: an unreadable lock is identified by its file, not its text.
+    const stamp = fileStamp(file);
     const found = readLock(file);
     if (found === 'missing') continue;
     if (found === 'unreadable') {
@@ -91,7 +93,8 @@ export async function acquireDataDirLock(dataDir: string, options: LockOptions):
     } else if (isRunning(found.owner)) {
       throw new DataDirLockedError(dataDir, found.owner);
     }
-    if (await takeOver(dataDir, file, found === 'unreadable' ? undefined : found.text, deadline)) {
+    const stale = found === 'unreadable' ? { stamp } : { text: found.text };
+    if (await takeOver(dataDir, file, stale, deadline)) {
       const previous = found === 'unreadable' ? undefined : found.owner;
       options.log.warn(
         previous ? { pid: previous.pid, startedAt: previous.startedAt } : {},
@@ -189,17 +192,22 @@ async function createExclusive(file: string, owner: LockOwner): Promise<boolean>
   return true;
 }
 
+/** The lock file judged stale: its text, or for an unreadable one, its file (fileStamp). */
+type StaleLock = { text: string } | { stamp: string | undefined };
+
 /**
- * Removes a stale lock (`staleText`: its content as judged stale; undefined: unreadable) under
- * the takeover lock, if it is still that lock. True when it was removed (or is gone): the caller
- * then tries to create it again. False when another starter is taking it over.
+ * Removes a stale lock under the takeover lock, if the file is still the one judged stale. True
+ * when it was removed or is gone: the caller then tries to create it again. False when another
+ * starter is taking it over, or took it.
+ *
+ * Only starters holding the takeover lock remove a lock file, so the file found here stays until
+ * this removes it; but another starter's exclusive create can land the moment it is missing (it
+ * runs on libuv's thread pool, so even in this process it can fall between two synchronous calls
+ * here). A missing file is therefore left to the exclusive create, and a file is removed only
+ * when it is the very one judged stale: the same text, or, for an unreadable one, the same file
+ * (another starter's new lock, unreadable until its owner has written it, is another file).
  */
-async function takeOver(
-  dataDir: string,
-  file: string,
-  staleText: string | undefined,
-  deadline: number,
-): Promise<boolean> {
+async function takeOver(dataDir: string, file: string, stale: StaleLock, deadline: number): Promise<boolean> {
   const guard = path.join(dataDir, TAKEOVER_FILE);
   let handle;
   try {
@@ -214,10 +222,13 @@ async function takeOver(
   try {
     await handle.close();
     const now = readLock(file);
-    const unchanged =
-      now === 'missing' || (typeof now === 'object' ? now.text === staleText : staleText === undefined);
-    if (unchanged) unlinkQuietly(file);
-    return unchanged;
+    if (now === 'missing') return true;
+    const same =
+      typeof now === 'object'
+        ? 'text' in stale && now.text === stale.text
+        : 'stamp' in stale && stale.stamp !== undefined && fileStamp(file) === stale.stamp;
+    if (same) unlinkQuietly(file);
+    return same;
   } finally {
     unlinkQuietly(guard);
   }
@@ -247,6 +258,12 @@ function ownedBy(file: string, own: LockOwner): boolean {
 }
 
 const serialize = (owner: LockOwner): string => `${JSON.stringify(owner, null, 2)}\n`;
+
+/** Which file a path holds (inode, size, times), or undefined when there is none. */
+function fileStamp(file: string): string | undefined {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  return stat && `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+}
 
 function ageMs(file: string): number {
   const stat = statSync(file, { throwIfNoEntry: false });

@@ -1,11 +1,12 @@
 /** One Taskdown per data dir: the lock, its owner record, stale locks and pid reuse. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import fs, { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { silentLogger as silent } from '../../../src/core/logger.js';
 import {
   acquireDataDirLock,
@@ -107,5 +108,47 @@ describe('data dir lock', () => {
       if (r.status === 'rejected') assert.ok(r.reason instanceof DataDirLockedError, String(r.reason));
     }
     await (won[0] as PromiseFulfilledResult<{ release(): Promise<void> }>).value.release();
+  });
+
+  // The race behind a rare failure of the test above: two starters judge the same lock stale; one
+  // takes it over and creates its own just as the other, holding the takeover lock, finds the file
+  // missing (an exclusive create runs on libuv's thread pool, so it can land between two
+  // synchronous calls of the main thread). The second must leave the first one's new lock alone.
+  // Here the first starter's removal and create are made to happen during the second one's read.
+  it('leaves alone a lock another starter creates while it finds the stale one gone', async () => {
+    await writeOwner({ pid: await deadPid() });
+    const guard = path.join(dir, 'taskdown.lock.takeover');
+    const rival = JSON.stringify({
+      pid: process.pid,
+      command: 'serve',
+      startedAt: '2026-01-02T00:00:00.000Z',
+      hostname: os.hostname(),
+    });
+    const read = fs.readFileSync;
+    let raced = false;
+    const patched = mock.method(fs, 'readFileSync', (...args: Parameters<typeof read>): unknown => {
+      if (!raced && args[0] === file() && existsSync(guard)) {
+        raced = true;
+        fs.unlinkSync(file());
+        try {
+          return read(...args);
+        } finally {
+          fs.writeFileSync(file(), rival);
+        }
+      }
+      return read(...args);
+    });
+    syncBuiltinESMExports();
+    try {
+      await assert.rejects(
+        acquireDataDirLock(dir, { command: 'serve', log: silent }),
+        (err) => err instanceof DataDirLockedError && err.owner.startedAt === '2026-01-02T00:00:00.000Z',
+      );
+    } finally {
+      patched.mock.restore();
+      syncBuiltinESMExports();
+    }
+    assert.equal(raced, true);
+    assert.equal(readFileSync(file(), 'utf8'), rival);
   });
 });
