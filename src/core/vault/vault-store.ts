@@ -27,6 +27,7 @@ import type { VaultPathPolicy } from './paths.js';
 import { inspectVaultPath, refusedPath } from './vault-entry.js';
 import { hashText, scanVault, type NoteParser, type ScannedNote, type VaultScan } from './vault-scan.js';
 import type { NotePrefetch } from './note-prefetch.js';
+import { SortedNotes } from './sorted-notes.js';
 import { isCandidateNote, isIgnoredFolder } from './vault-walk.js';
 import { VaultWatcher } from './vault-watcher.js';
 import { whenQuiet, type QuietOptions } from './when-quiet.js';
@@ -100,9 +101,10 @@ export class VaultStore<P> {
   private stopped = false;
   /** Task notes the watcher found gone, empty or not a task once, looked at again before that counts. */
   private readonly unsettled = new Set<string>();
-  private sortedCache: NoteRecord<P>[] | undefined;
-  /** Notes added since `notes` was last in path order (they sit at the end of its insertion order). */
-  private addedSinceSorted = 0;
+  private readonly sorted = new SortedNotes<NoteRecord<P>>(
+    (rel) => this.notes.get(rel),
+    () => this.notes.values(),
+  );
   /** Notes the watcher reported, waiting for their turn (see queueReconcile). */
   private readonly reconcileQueue = new Set<string>();
   private reconciling = false;
@@ -131,22 +133,9 @@ export class VaultStore<P> {
     return this.notes.get(rel);
   }
 
-  /**
-   * Every indexed note, sorted by path. The index's insertion order is path order followed by the
-   * notes added since, so the sort (a merge sort that finds sorted runs) costs a pass over the
-   * list and the sort of the additions, not a sort of 100,000 paths; once the additions grow
-   * long the index is put back in path order.
-   */
+  /** Every indexed note, sorted by path (sorted-notes.ts keeps the order between changes). */
   all(): readonly NoteRecord<P>[] {
-    if (this.sortedCache === undefined) {
-      this.sortedCache = [...this.notes.values()].sort(byRel);
-      if (this.addedSinceSorted > RESORT_AFTER_ADDITIONS) {
-        this.notes.clear();
-        for (const record of this.sortedCache) this.notes.set(record.rel, record);
-        this.addedSinceSorted = 0;
-      }
-    }
-    return this.sortedCache;
+    return this.sorted.list();
   }
 
   /** Paths of the indexed notes in `folder` and its subfolders (`''`: the whole vault). */
@@ -267,7 +256,6 @@ export class VaultStore<P> {
     const candidates: ScannedNote<P>[] = [];
     this.notes.clear();
     this.byFolder = undefined;
-    this.addedSinceSorted = 0;
     for (const note of scan.notes) {
       const { rel, hash, parsed } = note;
       if (note.broken !== undefined) {
@@ -281,7 +269,7 @@ export class VaultStore<P> {
       candidates.push(note);
     }
     for (const { path: rel, reason } of scan.unreadable) this.options.log.warn({ path: rel, reason }, 'cannot read note');
-    this.sortedCache = undefined;
+    this.sorted.reset();
     this.versionCounter++;
     this.options.onReset?.();
     if (scan.reused === snapshotSize && scan.reused === candidates.length) return;
@@ -493,8 +481,8 @@ export class VaultStore<P> {
 
   /**
    * The one place a note's record changes after a scan: the index, the sorted list (a replaced
-   * record takes its predecessor's place; an addition or removal re-sorts on the next `all()`),
-   * the folder lists, the version, and the owner's onChange.
+   * record takes its predecessor's place; additions and removals are merged in on the next
+   * `all()`), the folder lists, the version, and the owner's onChange.
    */
   private setRecord(rel: string, after: NoteRecord<P> | undefined): void {
     const before = this.notes.get(rel);
@@ -502,16 +490,13 @@ export class VaultStore<P> {
     if (after) this.notes.set(rel, after);
     else this.notes.delete(rel);
     if (before && after) {
-      const sorted = this.sortedCache;
-      if (sorted) sorted[indexOfRel(sorted, rel)] = after;
+      this.sorted.replace(rel, after);
+    } else if (after) {
+      this.sorted.add(rel);
+      this.fileIn(rel);
     } else {
-      this.sortedCache = undefined;
-      if (after) {
-        this.addedSinceSorted++;
-        this.fileIn(rel);
-      } else {
-        this.fileOut(rel);
-      }
+      this.sorted.remove(rel);
+      this.fileOut(rel);
     }
     this.versionCounter++;
     this.options.onChange?.(rel, before, after);
@@ -775,25 +760,8 @@ async function pathExists(abs: string): Promise<boolean> {
   }
 }
 
-/** Additions after which `all()` puts the index back in path order (see there). */
-const RESORT_AFTER_ADDITIONS = 2_000;
-
-const byRel = (a: { rel: string }, b: { rel: string }): number => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);
-
 /** `a/b/c.md` → `a/b`, `c.md` → `''`. */
 const folderOf = (rel: string): string => {
   const slash = rel.lastIndexOf('/');
   return slash < 0 ? '' : rel.slice(0, slash);
 };
-
-/** Position of `rel` in a list sorted by path (binary search); the list must hold it. */
-function indexOfRel(sorted: readonly { rel: string }[], rel: string): number {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]!.rel < rel) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
