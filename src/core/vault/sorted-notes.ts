@@ -32,8 +32,8 @@ export class SortedNotes<R extends { rel: string }> {
 
   /**
    * A note's record was replaced by `record`. A path added since the last read is not in the list
-   * yet (the merge takes its record then); one removed and added again holds its old place until
-   * the merge drops it.
+   * yet (the next read puts its current record in); one removed and added again holds its old
+   * place until the next read drops it.
    */
   replace(rel: string, record: R): void {
     if (this.sorted === undefined) return;
