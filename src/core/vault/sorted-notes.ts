@@ -2,7 +2,7 @@
  * The index's notes in path order (`VaultStore.all()`), kept between changes. A replaced note
  * takes its predecessor's place at once; notes added or removed are recorded and applied on the
  * next read, in place: each found by binary search, the stretches between them moved once. At
- * 100,000 notes a read after 60 additions costs about 3 ms, where sorting the nearly sorted list
+ * 100,000 notes a read after 60 additions costs about 0.15 ms, where sorting the nearly sorted list
  * again took 11.5 ms (it compares every neighbouring pair of paths) and merging into a new array
  * 8–13 ms (a 100,000-entry array per read for the collector); a client asking for the task list
  * every 20 ms during a burst of 5,000 new notes had kept the server re-sorting for 29 % of the
@@ -80,7 +80,7 @@ export class SortedNotes<R extends { rel: string }> {
     for (let d = 0; d < drops.length; d++) {
       const from = drops[d]! + 1;
       const to = d + 1 < drops.length ? drops[d + 1]! : sorted.length;
-      sorted.copyWithin(write, from, to);
+      move(sorted, write, from, to);
       write += to - from;
     }
     sorted.length = write;
@@ -102,7 +102,7 @@ export class SortedNotes<R extends { rel: string }> {
     for (let j = additions.length - 1; j >= 0; j--) {
       const record = additions[j]!;
       const at = lowerBound(sorted, record.rel, 0, end);
-      sorted.copyWithin(at + j + 1, at, end);
+      move(sorted, at + j + 1, at, end);
       sorted[at + j] = record;
       end = at;
     }
@@ -110,6 +110,17 @@ export class SortedNotes<R extends { rel: string }> {
 }
 
 const byRel = (a: { rel: string }, b: { rel: string }): number => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);
+
+/**
+ * Copies `list[from..to)` to start at `target` (overlapping ranges allowed), as `copyWithin`
+ * does. V8's `copyWithin` is the generic algorithm (a property lookup per element): moving
+ * 100,000 entries took 2.9–3.1 ms with it and 0.10–0.15 ms with this loop, on Node 20 and 24.
+ */
+function move<T>(list: T[], target: number, from: number, to: number): void {
+  const shift = target - from;
+  if (shift > 0) for (let k = to - 1; k >= from; k--) list[k + shift] = list[k]!;
+  else if (shift < 0) for (let k = from; k < to; k++) list[k + shift] = list[k]!;
+}
 
 /** The first index of `sorted` in [lo, hi) whose path is not before `rel`; `hi` if none. */
 function lowerBound(sorted: readonly { rel: string }[], rel: string, lo = 0, hi = sorted.length): number {
