@@ -161,7 +161,7 @@ async function openServices({
   stops.push(() => tasks.stop());
   const recurrence = createRecurrence({ tasks, events, clock, log });
   stops.push(() => recurrence.stop());
-  const tracking = await createTracking({ tasks, events, clock, log, dataDir: config.dataDir });
+  const tracking = await createTracking({ tasks, events, clock, log, dataDir: config.dataDir, store });
   stops.push(() => tracking.stop());
   const nlp = new NlpService(tasks, clock);
   const calendars = new CalendarService({

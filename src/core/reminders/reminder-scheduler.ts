@@ -13,7 +13,7 @@ import type { Clock, TimerHandle } from '../clock.js';
 import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../logger.js';
 import type { Reminder, TaskInfo } from '../tasks/task-info.js';
-import { reminderKey, type ReminderBookkeeping } from './bookkeeping.js';
+import { reminderKey, type ReminderBookkeeping, type ReminderOutcome } from './bookkeeping.js';
 import { reminderFireTime, reminderMessage } from './fire-time.js';
 
 export const CATCH_UP_WINDOW_MS = 15 * 60 * 1000;
@@ -91,7 +91,7 @@ export class ReminderScheduler {
     const present = new Set(this.options.tasks.paths());
     // Records of tasks deleted while the server was down are no longer needed.
     const gone = [...bookkeeping.tasks()].filter((t) => !present.has(t));
-    if (bookkeeping.forget(gone.flatMap((t) => bookkeeping.keysOf(t)))) this.persist();
+    bookkeeping.forget(gone.flatMap((t) => bookkeeping.keysOf(t)));
     const withReminders = this.options.tasks.pathsWith('reminders');
     // Tasks with records but no reminders any more are planned too, which drops their records.
     const planned = new Set(withReminders);
@@ -116,12 +116,12 @@ export class ReminderScheduler {
     this.skippedAtStart = undefined;
   }
 
-  stop(): Promise<void> {
+  /** Stops following tasks and cancels the timers (the records are in the store already). */
+  stop(): void {
     for (const off of this.unsubscribe.splice(0)) off();
     for (const { timer } of this.armed.values()) timer.cancel();
     this.armed.clear();
     this.armedByTask.clear();
-    return this.options.bookkeeping.flush();
   }
 
   /** Upcoming reminders (for diagnostics and tests). */
@@ -151,7 +151,7 @@ export class ReminderScheduler {
       if (!wanted.has(key)) this.disarm(key);
     }
     // Records of reminders that were removed or moved; keeps the file bounded by the vault.
-    if (bookkeeping.forget(bookkeeping.keysOf(task.path).filter((k) => !wanted.has(k)))) this.persist();
+    bookkeeping.forget(bookkeeping.keysOf(task.path).filter((k) => !wanted.has(k)));
 
     const now = clock.now();
     for (const [key, item] of wanted) {
@@ -173,7 +173,7 @@ export class ReminderScheduler {
           this.skippedAtStart++;
           this.options.log.debug(details, 'reminder skipped: it became due more than 15 minutes ago');
         }
-        void this.record(item, 'skipped');
+        this.record(item, 'skipped');
       }
     }
   }
@@ -214,41 +214,32 @@ export class ReminderScheduler {
       message: reminderMessage(task, item.reminder),
       notificationType: this.options.notificationType ?? 'system',
     });
-    void this.record(item, 'fired');
+    // Recorded in the turn of the event, so both are committed together (bookkeeping.ts).
+    this.record(item, 'fired');
   }
 
-  private async record(item: Planned, outcome: 'fired' | 'skipped'): Promise<void> {
-    try {
-      await this.options.bookkeeping.record({
-        task: item.task,
-        reminder: item.reminder.id,
-        fireTime: new Date(item.fireTime).toISOString(),
-        outcome,
-        at: new Date(this.options.clock.now()).toISOString(),
-      });
-    } catch (err) {
-      this.options.log.error({ err }, 'could not save reminder bookkeeping');
-    }
+  private record(item: Planned, outcome: ReminderOutcome): void {
+    this.options.bookkeeping.record({
+      task: item.task,
+      reminder: item.reminder.id,
+      fireTime: item.fireTime,
+      outcome,
+      at: this.options.clock.now(),
+    });
   }
 
   private moved(from: string, to: string): void {
     this.forgetTimers(from);
-    if (this.options.bookkeeping.rename(from, to)) this.persist();
+    this.options.bookkeeping.rename(from, to);
   }
 
   private forgetTask(taskPath: string): void {
     this.forgetTimers(taskPath);
     const { bookkeeping } = this.options;
-    if (bookkeeping.forget(bookkeeping.keysOf(taskPath))) this.persist();
+    bookkeeping.forget(bookkeeping.keysOf(taskPath));
   }
 
   private forgetTimers(taskPath: string): void {
     for (const key of this.armedByTask.get(taskPath) ?? []) this.disarm(key);
-  }
-
-  private persist(): void {
-    this.options.bookkeeping.save().catch((err: unknown) => {
-      this.options.log.error({ err }, 'could not save reminder bookkeeping');
-    });
   }
 }

@@ -51,4 +51,14 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX deliveries_due ON deliveries (webhook_id, next_attempt_at) WHERE status = 'pending';
   `,
+  `
+  CREATE TABLE reminders_handled (
+    task TEXT NOT NULL,
+    reminder TEXT NOT NULL,
+    fire_time INTEGER NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('fired', 'skipped')),
+    at INTEGER NOT NULL,
+    PRIMARY KEY (task, reminder, fire_time)
+  ) WITHOUT ROWID;
+  `,
 ];

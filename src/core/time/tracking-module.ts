@@ -8,6 +8,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events/bus.js';
+import type { Store } from '../store/database.js';
 import type { Logger } from '../logger.js';
 import { pomodoroSettingsOf } from '../pomodoro/model.js';
 import { PomodoroService } from '../pomodoro/pomodoro-service.js';
@@ -21,7 +22,7 @@ export interface TrackingModule {
   pomodoro: PomodoroService;
   reminders: ReminderScheduler;
   activate(): Promise<void>;
-  /** Cancels every timer and persists pomodoro state and reminder bookkeeping. */
+  /** Cancels every timer and persists pomodoro state (reminder records are in the store). */
   stop(): Promise<void>;
 }
 
@@ -31,8 +32,9 @@ export async function createTracking(deps: {
   clock: Clock;
   log: Logger;
   dataDir: string;
+  store: Store;
 }): Promise<TrackingModule> {
-  const { tasks, events, clock, log, dataDir } = deps;
+  const { tasks, events, clock, log, dataDir, store } = deps;
   const time = new TimeService(tasks, events, clock);
   const pomodoro = await PomodoroService.open({
     dataDir,
@@ -52,7 +54,7 @@ export async function createTracking(deps: {
     events,
     log,
     tasks,
-    bookkeeping: await ReminderBookkeeping.open(dataDir),
+    bookkeeping: await ReminderBookkeeping.open(store, dataDir, log),
   });
   return {
     time,
@@ -65,7 +67,7 @@ export async function createTracking(deps: {
     },
     async stop() {
       await pomodoro.close();
-      await reminders.stop();
+      reminders.stop();
     },
   };
 }

@@ -1,12 +1,14 @@
 /** The reminder scheduler on a manual clock: timing, once-only, re-planning, restarts, catch-up. */
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { EventBus, type DomainEvent } from '../../../src/core/events/bus.js';
 import type { Logger } from '../../../src/core/logger.js';
 import { ReminderBookkeeping } from '../../../src/core/reminders/bookkeeping.js';
 import { ReminderScheduler } from '../../../src/core/reminders/reminder-scheduler.js';
+import { StateFileError } from '../../../src/core/state/json-file.js';
+import { openStore, type Store } from '../../../src/core/store/database.js';
 import type { TaskInfo } from '../../../src/core/tasks/task-info.js';
 import { ManualClock } from '../../helpers/manual-clock.js';
 import { sampleTask } from '../../helpers/sample-task.js';
@@ -25,6 +27,8 @@ class World {
   readonly events: DomainEvent[] = [];
   readonly logs: string[] = [];
   readonly bus: EventBus;
+  private store: Store | undefined;
+  private running: ReminderScheduler | undefined;
   constructor(readonly clock: ManualClock) {
     this.bus = new EventBus(clock, this.log);
     this.bus.on('reminder.triggered', (e) => this.events.push(e));
@@ -46,8 +50,10 @@ class World {
     this.tasks.delete(taskPath);
     this.bus.emit('task.deleted', { task });
   }
+  /** A scheduler on the data dir's store, started. */
   async scheduler(dataDir: string): Promise<ReminderScheduler> {
-    const bookkeeping = await ReminderBookkeeping.open(dataDir);
+    this.store = openStore(dataDir);
+    const bookkeeping = await ReminderBookkeeping.open(this.store, dataDir, this.log);
     const s = new ReminderScheduler({
       clock: this.clock,
       events: this.bus,
@@ -60,7 +66,13 @@ class World {
       bookkeeping,
     });
     await s.start();
+    this.running = s;
     return s;
+  }
+  /** Stops the scheduler and closes its store, as a server stop does. */
+  async close(): Promise<void> {
+    this.running?.stop();
+    await this.store?.close();
   }
   fired(): Array<{ id: string; at: number; notificationTime: string; message: string }> {
     return this.events.map((e) => {
@@ -71,6 +83,18 @@ class World {
 }
 
 const absolute = (id: string, at: number) => ({ id, type: 'absolute', absoluteTime: iso(at) });
+
+/** The records in the data dir's store, as [task, reminder, fire time, outcome]. */
+async function storedRecords(dataDir: string): Promise<Array<[string, string, string, string]>> {
+  const store = openStore(dataDir);
+  const rows = store.db
+    .prepare<[], { task: string; reminder: string; fire_time: number; outcome: string }>(
+      'SELECT task, reminder, fire_time, outcome FROM reminders_handled ORDER BY task, reminder',
+    )
+    .all();
+  await store.close();
+  return rows.map((r) => [r.task, r.reminder, iso(r.fire_time), r.outcome]);
+}
 
 describe('ReminderScheduler', () => {
   let dir: string;
@@ -107,7 +131,7 @@ describe('ReminderScheduler', () => {
     world.put({ ...(world.tasks.get('A.md') as TaskInfo), title: 'A renamed title' });
     await world.clock.advance(3_600_000);
     assert.equal(world.events.length, 2);
-    await s.stop();
+    await world.close();
   });
 
   it('re-plans when the task is edited and forgets deleted reminders and tasks', async () => {
@@ -132,7 +156,10 @@ describe('ReminderScheduler', () => {
       [['r', '2026-01-15T09:30:00.000Z']],
     );
     assert.equal(s.pending(), 0);
-    await s.stop();
+    // The fired reminder's record goes with its task.
+    world.remove('A.md');
+    await world.close();
+    assert.deepEqual(await storedRecords(dir), []);
   });
 
   it('survives a restart before firing and does not re-fire after one', async () => {
@@ -142,27 +169,23 @@ describe('ReminderScheduler', () => {
       'A.md',
       makeTask('A.md', { reminders: [absolute('early', START + 1_000), absolute('late', START + 60_000)] }),
     );
-    const s1 = await first.scheduler(dir);
+    await first.scheduler(dir);
     await clock.advance(2_000);
     assert.equal(first.events.length, 1);
-    await s1.stop();
-    const saved = JSON.parse(await readFile(path.join(dir, 'reminders.json'), 'utf8'));
-    assert.deepEqual(
-      saved.handled.map((h: { reminder: string; outcome: string }) => [h.reminder, h.outcome]),
-      [['early', 'fired']],
-    );
+    await first.close();
+    assert.deepEqual(await storedRecords(dir), [['A.md', 'early', iso(START + 1_000), 'fired']]);
 
     await clock.advance(10_000);
     const second = new World(clock);
     second.tasks.set('A.md', first.tasks.get('A.md') as TaskInfo);
-    const s2 = await second.scheduler(dir);
+    await second.scheduler(dir);
     assert.equal(second.events.length, 0, 'the fired one stays fired');
     await clock.advance(48_000);
     assert.deepEqual(
       second.fired().map((f) => [f.id, f.at]),
       [['late', START + 60_000]],
     );
-    await s2.stop();
+    await second.close();
   });
 
   it('on start fires reminders at most 15 minutes late and skips older ones with a log line', async () => {
@@ -174,21 +197,21 @@ describe('ReminderScheduler', () => {
         reminders: [absolute('recent', START - 15 * 60_000), absolute('stale', START - 15 * 60_000 - 1)],
       }),
     );
-    const s = await world.scheduler(dir);
+    await world.scheduler(dir);
     assert.deepEqual(
       world.fired().map((f) => [f.id, f.at, f.notificationTime]),
       [['recent', START, iso(START - 900_000)]],
     );
     assert.ok(world.logs.some((l) => /skipped/.test(l)));
-    await s.stop();
+    await world.close();
 
     // Neither is reconsidered on the next start.
     const again = new World(clock);
     again.tasks.set('A.md', world.tasks.get('A.md') as TaskInfo);
-    const s2 = await again.scheduler(dir);
+    await again.scheduler(dir);
     assert.equal(again.events.length, 0);
     assert.equal(again.logs.filter((l) => /skipped/.test(l)).length, 0);
-    await s2.stop();
+    await again.close();
   });
 
   it('keeps records with a renamed task and ignores reminders without a usable time', async () => {
@@ -201,13 +224,57 @@ describe('ReminderScheduler', () => {
       ],
     });
     world.tasks.set('A.md', a);
-    const s = await world.scheduler(dir);
+    await world.scheduler(dir);
     assert.equal(world.events.length, 1);
     const moved = { ...a, id: 'Done/A.md', path: 'Done/A.md' };
     world.tasks.delete('A.md');
     world.tasks.set(moved.path, moved);
     world.bus.emit('task.updated', { task: moved, previous: a });
     assert.equal(world.events.length, 1, 'a rename is not a new reminder');
-    await s.stop();
+    await world.close();
+    assert.deepEqual(await storedRecords(dir), [['Done/A.md', 'x', iso(START - 1000), 'fired']]);
+  });
+
+  it("moves an earlier release's reminders.json into the store, then removes the file", async () => {
+    const clock = new ManualClock(START);
+    const world = new World(clock);
+    world.tasks.set(
+      'A.md',
+      makeTask('A.md', { reminders: [absolute('done', START - 60_000), absolute('next', START - 30_000)] }),
+    );
+    const legacy = path.join(dir, 'reminders.json');
+    const record = {
+      task: 'A.md',
+      reminder: 'done',
+      fireTime: iso(START - 60_000),
+      outcome: 'fired',
+      at: iso(START),
+    };
+    await writeFile(legacy, JSON.stringify({ version: 1, handled: [record] }));
+    await world.scheduler(dir);
+    assert.deepEqual(
+      world.fired().map((f) => f.id),
+      ['next'],
+      'the imported record keeps its reminder from firing again',
+    );
+    await world.close();
+    await assert.rejects(readFile(legacy), { code: 'ENOENT' });
+    assert.deepEqual(await storedRecords(dir), [
+      ['A.md', 'done', iso(START - 60_000), 'fired'],
+      ['A.md', 'next', iso(START - 30_000), 'fired'],
+    ]);
+  });
+
+  it('refuses to start on an unreadable reminders.json and leaves it alone', async () => {
+    const world = new World(new ManualClock(START));
+    const legacy = path.join(dir, 'reminders.json');
+    await writeFile(legacy, '{"version": 1, "handled": [{"task": 3}]}');
+    await assert.rejects(world.scheduler(dir), (err: unknown) => {
+      assert.ok(err instanceof StateFileError);
+      assert.match(err.message, /reminders\.json.*\/handled\/0/);
+      return true;
+    });
+    await world.close();
+    assert.equal(await readFile(legacy, 'utf8'), '{"version": 1, "handled": [{"task": 3}]}');
   });
 });
