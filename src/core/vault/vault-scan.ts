@@ -3,10 +3,11 @@
  * vault-walk.ts), reusing what the index snapshot holds of unchanged notes.
  */
 import { hash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { sameStamp, type FileStamp, type SnapshotEntry } from './index-snapshot.js';
 import { NotePrefetch, type PrefetchedChunk, type PrefetchMode } from './note-prefetch.js';
+import { readNote } from './note-read.js';
 import { type VaultPathPolicy } from './paths.js';
 import { sortedWalk, walkVault } from './vault-walk.js';
 
@@ -57,10 +58,8 @@ const SCAN_CHUNK = 500;
  * path order) whose file is unchanged by its metadata (index-snapshot.ts): those notes are not
  * read. It only reads: the store adopts the result (and logs its problems).
  *
- * Notes are read synchronously (readNote): with the files in the page cache an asynchronous read
- * only adds a thread-pool round trip and a promise per note (measured on the 10,000-note bench
- * vault: 70-140 ms against 240-340 ms), and an fstat per note another 10% of the scan's CPU.
- * Yielding between chunks keeps a rescan while serving responsive.
+ * Notes are read synchronously (note-read.ts says why), without an fstat per note (another 10%
+ * of the scan's CPU). Yielding between chunks keeps a rescan while serving responsive.
  */
 export async function scanVault<P>(
   policy: VaultPathPolicy,
@@ -161,28 +160,6 @@ function unchangedFile(abs: string, stamp: FileStamp): boolean {
 
 const samePolicy = (a: VaultPathPolicy, b: VaultPathPolicy): boolean =>
   a.root === b.root && a.dataDir === b.dataDir;
-
-/** Shared by every read of a scan: nearly every note fits, and the scan reads one note at a time. */
-const readBuffer = Buffer.allocUnsafe(64 * 1024);
-
-/**
- * A note's text, and its size in bytes as on disk. One open, one read into the shared buffer, one
- * close: a read of a regular file returns less than asked only at the end of the file, so a note
- * smaller than the buffer is whole after one read, where `readFileSync` reads once more to find
- * the end (on the bench vault: 10% less time reading). A larger note is read again, whole.
- */
-function readNote(abs: string): { text: string; size: number } {
-  const fd = openSync(abs, 'r');
-  let size;
-  try {
-    size = readSync(fd, readBuffer, 0, readBuffer.length, 0);
-  } finally {
-    closeSync(fd);
-  }
-  if (size < readBuffer.length) return { text: readBuffer.toString('utf8', 0, size), size };
-  const bytes = readFileSync(abs);
-  return { text: bytes.toString('utf8'), size: bytes.length };
-}
 
 /** Hash of a note's text: tells an echo of our own write from a real change. */
 export const hashText = (text: string): string => hash('sha1', text, 'base64');

@@ -11,9 +11,8 @@
  *   not delivered yet is never overwritten unseen.
  * - A note that cannot be parsed (broken YAML) is logged once and left out; it never crashes.
  */
-import { promises as fs, mkdirSync, readFile, renameSync, statSync, symlinkSync } from 'node:fs';
+import { promises as fs, mkdirSync, renameSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { conflict } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { tempPathFor, writeFileAtomic } from './atomic-write.js';
@@ -27,6 +26,7 @@ import type { VaultPathPolicy } from './paths.js';
 import { inspectVaultPath, refusedPath } from './vault-entry.js';
 import { hashText, scanVault, type NoteParser, type ScannedNote, type VaultScan } from './vault-scan.js';
 import type { NotePrefetch } from './note-prefetch.js';
+import { readNote } from './note-read.js';
 import { SortedNotes } from './sorted-notes.js';
 import { isCandidateNote, isIgnoredFolder } from './vault-walk.js';
 import { VaultWatcher } from './vault-watcher.js';
@@ -530,12 +530,12 @@ export class VaultStore<P> {
   }
 
   /** The note's text, or undefined when the path holds no note the scan would index. */
-  private async readText(rel: string): Promise<string | undefined> {
+  private readText(rel: string): string | undefined {
     const policy = this.options.policy;
     if (!isCandidateNote(policy, rel)) return undefined;
     try {
       const entry = inspectVaultPath(policy, rel);
-      return entry.kind === 'file' ? await readFileText(entry.real, 'utf8') : undefined;
+      return entry.kind === 'file' ? readNote(entry.real).text : undefined;
     } catch (err) {
       return this.unreadable(rel, err);
     }
@@ -615,7 +615,7 @@ export class VaultStore<P> {
    */
   private async reconcile(rel: string, fromWatcher = false): Promise<string | undefined> {
     const before = this.notes.get(rel);
-    let text = await this.readText(rel);
+    let text = this.readText(rel);
     let read = this.examine(rel, text, before);
     if (fromWatcher && before && !read.unchanged && !read.after && !this.unsettled.has(rel)) {
       this.unsettled.add(rel);
@@ -627,7 +627,7 @@ export class VaultStore<P> {
       for (let waited = 0; waited < UNSETTLED_GRACE_MS; waited += UNSETTLED_RETRY_MS) {
         if (read.unchanged || !before || (read.after && !this.beingRewritten(rel))) break;
         await new Promise((resolve) => setTimeout(resolve, UNSETTLED_RETRY_MS));
-        text = await this.readText(rel);
+        text = this.readText(rel);
         read = this.examine(rel, text, before);
       }
       if (before && !read.unchanged && read.after && this.beingRewritten(rel)) {
@@ -747,9 +747,6 @@ const IN_PLACE_MARGIN_MS = 5;
 /** When a full scan's snapshot is written: 2 s later at the earliest, once quiet, within a minute. */
 const SNAPSHOT_SCHEDULE: QuietOptions = { minDelayMs: 2_000, maxDelayMs: 60_000, recheckMs: 1_000, threshold: 0.25 };
 
-// The callback readFile, promisified: about half the CPU of fs.promises.readFile (which takes
-// separate open/fstat/read/close steps).
-const readFileText = promisify(readFile);
 
 async function pathExists(abs: string): Promise<boolean> {
   try {
