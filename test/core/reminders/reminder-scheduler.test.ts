@@ -9,6 +9,7 @@ import { ReminderBookkeeping } from '../../../src/core/reminders/bookkeeping.js'
 import { ReminderScheduler } from '../../../src/core/reminders/reminder-scheduler.js';
 import { StateFileError } from '../../../src/core/state/json-file.js';
 import { openStore, type Store } from '../../../src/core/store/database.js';
+import { EventJournal } from '../../../src/core/store/event-journal.js';
 import type { TaskInfo } from '../../../src/core/tasks/task-info.js';
 import { ManualClock } from '../../helpers/manual-clock.js';
 import { sampleTask } from '../../helpers/sample-task.js';
@@ -50,9 +51,10 @@ class World {
     this.tasks.delete(taskPath);
     this.bus.emit('task.deleted', { task });
   }
-  /** A scheduler on the data dir's store, started. */
-  async scheduler(dataDir: string): Promise<ReminderScheduler> {
+  /** A scheduler on the data dir's store, started; with `journal`, the bus's events are journaled there. */
+  async scheduler(dataDir: string, { journal = false } = {}): Promise<ReminderScheduler> {
     this.store = openStore(dataDir);
+    if (journal) new EventJournal(this.store, { name: 'vault', path: dataDir }, this.log).attach(this.bus);
     const bookkeeping = await ReminderBookkeeping.open(this.store, dataDir, this.log);
     const s = new ReminderScheduler({
       clock: this.clock,
@@ -68,6 +70,10 @@ class World {
     await s.start();
     this.running = s;
     return s;
+  }
+  /** The open store (after `scheduler`). */
+  get openStore(): Store {
+    return this.store!;
   }
   /** Stops the scheduler and closes its store, as a server stop does. */
   async close(): Promise<void> {
@@ -233,6 +239,38 @@ describe('ReminderScheduler', () => {
     assert.equal(world.events.length, 1, 'a rename is not a new reminder');
     await world.close();
     assert.deepEqual(await storedRecords(dir), [['Done/A.md', 'x', iso(START - 1000), 'fired']]);
+  });
+
+  it('commits a fired record in the transaction of its event: both or neither', async () => {
+    const clock = new ManualClock(START);
+    const world = new World(clock);
+    world.tasks.set(
+      'A.md',
+      makeTask('A.md', { reminders: [absolute('kept', START + 1_000), absolute('lost', START + 2_000)] }),
+    );
+    await world.scheduler(dir, { journal: true });
+    // The commit that holds the `lost` reminder's event fails (as on a full disk).
+    world.bus.on('reminder.triggered', ({ data }) => {
+      if (data.reminder.id === 'lost') {
+        world.openStore.beforeCommit(() => {
+          throw new Error('disk full');
+        });
+      }
+    });
+    await clock.advance(3_000);
+    assert.deepEqual(
+      world.fired().map((f) => f.id),
+      ['kept', 'lost'],
+    );
+    await world.close();
+    assert.deepEqual(await storedRecords(dir), [['A.md', 'kept', iso(START + 1_000), 'fired']]);
+    const store = openStore(dir);
+    const journaled = store.db
+      .prepare<[], { envelope: string }>("SELECT envelope FROM events WHERE name = 'reminder.triggered'")
+      .all()
+      .map((row) => (JSON.parse(row.envelope) as { data: { reminder: { id: string } } }).data.reminder.id);
+    await store.close();
+    assert.deepEqual(journaled, ['kept']);
   });
 
   it("moves an earlier release's reminders.json into the store, then removes the file", async () => {
