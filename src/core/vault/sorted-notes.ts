@@ -67,6 +67,15 @@ export class SortedNotes<R extends { rel: string }> {
     return this.sorted;
   }
 
+  /** The records whose path starts with `prefix`, in path order: one stretch of `list()`. */
+  withPrefix(prefix: string): R[] {
+    const sorted = this.list();
+    const from = lowerBound(sorted, prefix);
+    let to = from;
+    while (to < sorted.length && sorted[to]!.rel.startsWith(prefix)) to++;
+    return sorted.slice(from, to);
+  }
+
   /** Removes the entries of the removed paths, moving each stretch between them down once. */
   private drop(sorted: R[]): void {
     const drops: number[] = [];

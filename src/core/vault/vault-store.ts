@@ -108,12 +108,6 @@ export class VaultStore<P> {
   /** Notes the watcher reported, waiting for their turn (see queueReconcile). */
   private readonly reconcileQueue = new Set<string>();
   private reconciling = false;
-  /**
-   * Indexed notes by folder (`''` for the root), so the notes under a folder are found without a
-   * scan. Made on first use (see folders()), not by a scan: a start does not need it (about 60 ms
-   * of a 100,000-note restart, CPU profile), the first folder or note the watcher sees vanish does.
-   */
-  private byFolder: Map<string, Set<string>> | undefined;
   private versionCounter = 0;
 
   constructor(private readonly options: VaultStoreOptions<P>) {
@@ -138,14 +132,12 @@ export class VaultStore<P> {
     return this.sorted.list();
   }
 
-  /** Paths of the indexed notes in `folder` and its subfolders (`''`: the whole vault). */
+  /**
+   * Paths of the indexed notes in `folder` and its subfolders (`''`: the whole vault): one stretch
+   * of the notes in path order, found by binary search.
+   */
   notesUnder(folder: string): string[] {
-    const prefix = folder === '' ? '' : `${folder}/`;
-    const found: string[] = [];
-    for (const [dir, rels] of this.folders()) {
-      if (dir === folder || dir.startsWith(prefix)) for (const rel of rels) found.push(rel);
-    }
-    return found;
+    return this.sorted.withPrefix(folder === '' ? '' : `${folder}/`).map((r) => r.rel);
   }
 
   /** Reports notes changed by other programs (after the index was updated). */
@@ -255,7 +247,6 @@ export class VaultStore<P> {
   private adopt(scan: VaultScan<P>, snapshotSize: number): void {
     const candidates: ScannedNote<P>[] = [];
     this.notes.clear();
-    this.byFolder = undefined;
     for (const note of scan.notes) {
       const { rel, hash, parsed } = note;
       if (note.broken !== undefined) {
@@ -482,51 +473,18 @@ export class VaultStore<P> {
   /**
    * The one place a note's record changes after a scan: the index, the sorted list (a replaced
    * record takes its predecessor's place; additions and removals are merged in on the next
-   * `all()`), the folder lists, the version, and the owner's onChange.
+   * `all()`), the version, and the owner's onChange.
    */
   private setRecord(rel: string, after: NoteRecord<P> | undefined): void {
     const before = this.notes.get(rel);
     if (!before && !after) return;
     if (after) this.notes.set(rel, after);
     else this.notes.delete(rel);
-    if (before && after) {
-      this.sorted.replace(rel, after);
-    } else if (after) {
-      this.sorted.add(rel);
-      this.fileIn(rel);
-    } else {
-      this.sorted.remove(rel);
-      this.fileOut(rel);
-    }
+    if (before && after) this.sorted.replace(rel, after);
+    else if (after) this.sorted.add(rel);
+    else this.sorted.remove(rel);
     this.versionCounter++;
     this.options.onChange?.(rel, before, after);
-  }
-
-  /** The notes by folder, made from the index the first time it is asked for. */
-  private folders(): Map<string, Set<string>> {
-    if (!this.byFolder) {
-      this.byFolder = new Map();
-      for (const rel of this.notes.keys()) this.fileIn(rel);
-    }
-    return this.byFolder;
-  }
-
-  private fileIn(rel: string): void {
-    const byFolder = this.byFolder;
-    if (!byFolder) return;
-    const dir = folderOf(rel);
-    let rels = byFolder.get(dir);
-    if (!rels) byFolder.set(dir, (rels = new Set()));
-    rels.add(rel);
-  }
-
-  private fileOut(rel: string): void {
-    const byFolder = this.byFolder;
-    if (!byFolder) return;
-    const dir = folderOf(rel);
-    const rels = byFolder.get(dir);
-    rels?.delete(rel);
-    if (rels?.size === 0) byFolder.delete(dir);
   }
 
   /** The note's text, or undefined when the path holds no note the scan would index. */
@@ -757,8 +715,3 @@ async function pathExists(abs: string): Promise<boolean> {
   }
 }
 
-/** `a/b/c.md` → `a/b`, `c.md` → `''`. */
-const folderOf = (rel: string): string => {
-  const slash = rel.lastIndexOf('/');
-  return slash < 0 ? '' : rel.slice(0, slash);
-};

@@ -67,6 +67,14 @@ describe('sorted notes', () => {
           }
         } else if (roll < 0.65) {
           sorted.reset();
+        } else if (roll < 0.75) {
+          // A folder's notes (`a/`), the notes of names that start alike (`a`), or every note.
+          const prefix = ['a/', 'a/b/', 'a', 'ø/', ''][Math.floor(next() * 5)]!;
+          assertSame(
+            sorted.withPrefix(prefix),
+            scratch(index).filter((r) => r.rel.startsWith(prefix)),
+            `seed ${seed}, step ${step}, prefix ${prefix}`,
+          );
         } else {
           assertSame(sorted.list(), scratch(index), `seed ${seed}, step ${step}`);
         }
