@@ -288,7 +288,9 @@ describe('ReminderScheduler', () => {
       outcome: 'fired',
       at: iso(START),
     };
-    await writeFile(legacy, JSON.stringify({ version: 1, handled: [record] }));
+    // A record whose time does not parse never matched a reminder; it is left behind.
+    const unparsable = { ...record, reminder: 'next', fireTime: 'soon' };
+    await writeFile(legacy, JSON.stringify({ version: 1, handled: [record, unparsable] }));
     await world.scheduler(dir);
     assert.deepEqual(
       world.fired().map((f) => f.id),
