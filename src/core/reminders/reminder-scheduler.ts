@@ -150,7 +150,7 @@ export class ReminderScheduler {
     for (const key of this.armedByTask.get(task.path) ?? []) {
       if (!wanted.has(key)) this.disarm(key);
     }
-    // Records of reminders that were removed or moved; keeps the file bounded by the vault.
+    // Records of reminders that were removed or moved; keeps the table bounded by the vault.
     bookkeeping.forget(bookkeeping.keysOf(task.path).filter((k) => !wanted.has(k)));
 
     const now = clock.now();

@@ -70,8 +70,8 @@ export class JsonStateFile<S extends TSchema> {
   /**
    * Persists `value` atomically. Saves are written one at a time, in call order; saves made while
    * one is waiting to start are merged into it (the latest value wins), so a burst of changes
-   * (say, hundreds of reminders recorded at start) costs one write, not one per change. Each
-   * promise resolves once a write holding that value, or a newer one, is on disk.
+   * costs one write, not one per change. Each promise resolves once a write holding that value,
+   * or a newer one, is on disk.
    */
   save(value: Static<S>): Promise<void> {
     if (this.waiting) {
