@@ -23,7 +23,7 @@ import { NoteChangedError } from './note-changed.js';
 import { IndexSnapshot, stampOf, type SnapshotEntry } from './index-snapshot.js';
 import { KeyedLock } from './keyed-lock.js';
 import type { VaultPathPolicy } from './paths.js';
-import { inspectVaultPath, refusedPath } from './vault-entry.js';
+import { inspectVaultPath, inspectVaultPathForRead, refusedPath } from './vault-entry.js';
 import { hashText, scanVault, type NoteParser, type ScannedNote, type VaultScan } from './vault-scan.js';
 import type { NotePrefetch } from './note-prefetch.js';
 import { readNote } from './note-read.js';
@@ -492,7 +492,7 @@ export class VaultStore<P> {
     const policy = this.options.policy;
     if (!isCandidateNote(policy, rel)) return undefined;
     try {
-      const entry = inspectVaultPath(policy, rel);
+      const entry = inspectVaultPathForRead(policy, rel);
       return entry.kind === 'file' ? readNote(entry.real).text : undefined;
     } catch (err) {
       return this.unreadable(rel, err);

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { inspectVaultPath } from '../../../src/core/vault/vault-entry.js';
+import { inspectVaultPath, inspectVaultPathForRead } from '../../../src/core/vault/vault-entry.js';
 import { vaultFilePath } from '../../../src/core/vault/vault-files.js';
 import { walkVault } from '../../../src/core/vault/vault-walk.js';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
@@ -92,6 +92,23 @@ describe('vault link rule', () => {
       assert.equal(kind(rel), 'refused');
     });
   }
+
+  it('answers a read as a write check does, except that nothing there is missing at once', () => {
+    const every = [
+      ...['Notes/Plain.md', 'Notes', 'Notes/New.md', 'New/Deeper/New.md', 'Notes/Alias.md'],
+      ...['Notes/Absolute.md', '.obsidian/plugins/shared.json', 'Notes/Leak.md', 'Notes/Dangling.md'],
+      ...['Notes/Loop.md', 'Notes/Config.md', 'Notes/Secrets.md', '.obsidian/plugins/tasknotes/secrets.json'],
+      ...['Notes/SubLink/Deep.md', 'OutDir/In.md', 'Notes/Plain.md/x.md', 'Notes/Fifo.md'],
+    ];
+    for (const rel of every) {
+      assert.deepEqual(inspectVaultPathForRead(policy, rel), inspectVaultPath(policy, rel), rel);
+    }
+    // Behind a folder link nothing is opened either way; for a read, what is not there is missing.
+    for (const rel of ['OutDir/New.md', 'OutDir/Newer/New.md']) {
+      assert.equal(kind(rel), 'refused');
+      assert.equal(inspectVaultPathForRead(policy, rel).kind, 'missing', rel);
+    }
+  });
 
   it('lists in-vault file links as notes and never enters folder links', () => {
     const walk = walkVault(policy);
