@@ -178,7 +178,13 @@ export class ReminderBookkeeping {
 /** Moves the records of an earlier release's `reminders.json` into the table, then removes the file. */
 async function importLegacyFile(store: Store, file: string, log: Logger): Promise<void> {
   const legacy = new JsonStateFile(file, LegacySchema);
-  const data = await legacy.load(() => ({ version: 1 as const, handled: [] }));
+  let absent = false;
+  const data = await legacy.load(() => {
+    absent = true;
+    return { version: 1 as const, handled: [] };
+  });
+  // Every start but the first after an upgrade: nothing to import and nothing to remove.
+  if (absent) return;
   if (data.handled.length === 0) {
     await fs.rm(file, { force: true });
     return;
