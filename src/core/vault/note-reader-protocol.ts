@@ -39,7 +39,15 @@ export const ASK_AGAIN = 3;
  * walks again itself and meets the problem there.
  */
 export type WalkMessage =
-  | { kind: 'walk'; notes: string; folders: string[]; links: string[]; temps: string[] }
+  | {
+      kind: 'walk';
+      notes: string;
+      folders: string[];
+      links: string[];
+      temps: string[];
+      /** `stat` mode: one entry per chunk, who looks it up (note-stat-chunk.ts). */
+      claims?: Int32Array;
+    }
   | { kind: 'walk'; failed: true };
 
 export interface ReadMessage {

@@ -3,65 +3,49 @@
  * why): walks the vault as the scan would (vault-walk.ts), sends the walk, then reads or looks up
  * the walked notes chunk by chunk, exactly the files the scan would open or stat.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import {
-  ASK_AGAIN,
-  FILE,
-  FILLED,
-  MISSING,
-  NOT_A_FILE,
-  type ReaderData,
-  type ReaderMessage,
-} from './note-reader-protocol.js';
-import { sortedWalk } from './vault-walk.js';
+import { FILLED, type ReaderData, type ReaderMessage } from './note-reader-protocol.js';
+import { CLAIMED_BY_READER, claimChunk, statChunk } from './note-stat-chunk.js';
+import { sortedWalk, type VaultWalk } from './vault-walk.js';
 
 const data = workerData as ReaderData;
 const send = (message: ReaderMessage, transfer: ArrayBuffer[] = []): void =>
   parentPort!.postMessage(message, transfer);
 
-const notes = walk();
-if (notes) {
-  const prefix = data.root.endsWith(path.sep) ? data.root : `${data.root}${path.sep}`;
-  if (data.mode === 'stat') statChunks(notes, prefix);
-  else readChunks(notes, prefix);
-}
+const prefix = data.root.endsWith(path.sep) ? data.root : `${data.root}${path.sep}`;
+walk();
 
-function walk(): string[] | undefined {
+function walk(): void {
+  let walked: VaultWalk;
   try {
-    const { notes, folders, links, temps } = sortedWalk({ root: data.root, dataDir: data.dataDir });
-    send({ kind: 'walk', notes: notes.join('\0'), folders, links, temps });
-    return notes;
+    walked = sortedWalk({ root: data.root, dataDir: data.dataDir });
   } catch {
     send({ kind: 'walk', failed: true });
-    return undefined;
+    return;
   }
+  const { notes, folders, links, temps } = walked;
+  if (data.mode === 'read') {
+    send({ kind: 'walk', notes: notes.join('\0'), folders, links, temps });
+    readChunks(notes);
+    return;
+  }
+  const claims = new Int32Array(new SharedArrayBuffer(4 * Math.ceil(notes.length / data.chunkSize)));
+  send({ kind: 'walk', notes: notes.join('\0'), folders, links, temps, claims });
+  statChunks(notes, claims);
 }
 
-function statChunks(notes: string[], prefix: string): void {
-  for (let index = 0, first = 0; first < notes.length; index++, first += data.chunkSize) {
-    const count = Math.min(data.chunkSize, notes.length - first);
-    const kinds = new Uint8Array(count);
-    const stamps = new Float64Array(count * 4);
-    for (let i = 0; i < count; i++) {
-      try {
-        const stat = statSync(prefix + notes[first + i]!, { throwIfNoEntry: false });
-        if (stat === undefined) {
-          kinds[i] = MISSING;
-          continue;
-        }
-        kinds[i] = stat.isFile() ? FILE : NOT_A_FILE;
-        stamps.set([stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino], i * 4);
-      } catch {
-        kinds[i] = ASK_AGAIN;
-      }
-    }
+/** Looks the chunks up from the first on, until one was taken over by the main thread. */
+function statChunks(notes: string[], claims: Int32Array): void {
+  for (let index = 0; index < claims.length && claimChunk(claims, index, CLAIMED_BY_READER); index++) {
+    const first = index * data.chunkSize;
+    const { kinds, stamps } = statChunk(notes, prefix, first, Math.min(data.chunkSize, notes.length - first));
     send({ kind: 'stat', index, kinds, stamps }, [kinds.buffer, stamps.buffer]);
   }
 }
 
-function readChunks(notes: string[], prefix: string): void {
+function readChunks(notes: string[]): void {
   const bytes = new Uint8Array(data.ring!);
   for (let index = 0, first = 0; first < notes.length; index++, first += data.chunkSize) {
     const slot = index % data.slots;

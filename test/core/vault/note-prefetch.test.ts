@@ -127,6 +127,29 @@ describe('note prefetch', () => {
     }
   });
 
+  it('takes over the lookups the reader has not reached, with the result of the scan alone', async () => {
+    const first = await scanVault(policy, parse, []);
+    const previous: SnapshotEntry<unknown>[] = first.notes.map((note) => ({
+      ...note,
+      ...stampOf(statSync(path.join(policy.root, note.rel))),
+    }));
+    // One changed note in the first chunk and one in the last: whichever thread looks them up.
+    const stale = [previous[1]!, previous[previous.length - 2]!];
+    for (const entry of stale) entry.size += 1;
+    const expected = summary(await scanVault(policy, parse, previous));
+    const chunks = Math.ceil(previous.length / CHUNK);
+    const takenOver: number[] = [];
+    for (let run = 0; run < 5; run++) {
+      const prefetch = new NotePrefetch(policy, CHUNK, Date.now(), 'stat');
+      const got = await scanVault(policy, parse, previous, { prefetch });
+      assert.deepEqual(summary(got), expected);
+      assert.equal(got.reused, previous.length - stale.length);
+      takenOver.push(prefetch.takenOver);
+    }
+    // The scan asks for its first chunk as soon as it has the walk: the reader is not done by then.
+    assert.ok(takenOver.some((n) => n > 0 && n <= chunks), `chunks taken over: ${takenOver.join(', ')}`);
+  });
+
   it('is not used when the snapshot is not what it expected', async () => {
     const reader = new NotePrefetch(policy, CHUNK, Date.now(), 'read');
     const entry = { rel: 'Tasks/Task 0000.md', hash: '', size: 0, mtimeMs: 0, ctimeMs: 0, ino: 0, parsed: null };
