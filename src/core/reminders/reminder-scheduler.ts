@@ -23,8 +23,8 @@ const PLAN_CHUNK = 50;
 
 /** What the scheduler reads from tasks: the index, never the files. */
 export interface ReminderTaskSource {
-  /** Every task's path. */
-  paths(): string[];
+  /** Whether a task is indexed at this path. */
+  has(taskPath: string): boolean;
   /** Paths of the tasks that have reminders (at least the key); the others need no planning. */
   pathsWith(field: 'reminders'): string[];
   find(taskPath: string): TaskInfo | undefined;
@@ -88,14 +88,14 @@ export class ReminderScheduler {
       events.on('task.deleted', ({ data }) => this.forgetTask(data.task.path)),
     );
 
-    const present = new Set(this.options.tasks.paths());
+    const { tasks } = this.options;
     // Records of tasks deleted while the server was down are no longer needed.
-    const gone = [...bookkeeping.tasks()].filter((t) => !present.has(t));
+    const gone = [...bookkeeping.tasks()].filter((t) => !tasks.has(t));
     bookkeeping.forget(gone.flatMap((t) => bookkeeping.keysOf(t)));
-    const withReminders = this.options.tasks.pathsWith('reminders');
+    const withReminders = tasks.pathsWith('reminders');
     // Tasks with records but no reminders any more are planned too, which drops their records.
     const planned = new Set(withReminders);
-    const dropped = [...bookkeeping.tasks()].filter((t) => present.has(t) && !planned.has(t));
+    const dropped = [...bookkeeping.tasks()].filter((t) => tasks.has(t) && !planned.has(t));
     const queue = [...withReminders, ...dropped];
     // A start after a long outage can skip many reminders: one summary line, the details at debug.
     this.skippedAtStart = 0;
@@ -103,7 +103,7 @@ export class ReminderScheduler {
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
       if (this.unsubscribe.length === 0) return; // stopped meanwhile
       for (const taskPath of queue.slice(i, i + PLAN_CHUNK)) {
-        const task = this.options.tasks.find(taskPath);
+        const task = tasks.find(taskPath);
         if (task) this.plan(task);
       }
     }

@@ -272,6 +272,11 @@ export class TaskService {
     return record ? this.cachedView(record) : undefined;
   }
 
+  /** Whether a task is indexed at this id (vault-relative path). */
+  has(id: string): boolean {
+    return this.store.get(id) !== undefined;
+  }
+
   /** Paths of every task, sorted. */
   paths(): string[] {
     return this.store.all().map((r) => r.rel);

@@ -61,7 +61,7 @@ class World {
       events: this.bus,
       log: this.log,
       tasks: {
-        paths: () => [...this.tasks.keys()],
+        has: (p) => this.tasks.has(p),
         pathsWith: () => [...this.tasks.values()].filter((t) => t.reminders !== undefined).map((t) => t.path),
         find: (p) => this.tasks.get(p),
       },
