@@ -15,25 +15,29 @@ const send = (message: ReaderMessage, transfer: ArrayBuffer[] = []): void =>
   parentPort!.postMessage(message, transfer);
 
 const prefix = data.root.endsWith(path.sep) ? data.root : `${data.root}${path.sep}`;
-walk();
+const walked = walk();
+if (walked?.claims) statChunks(walked.notes, walked.claims);
+else if (walked) readChunks(walked.notes);
 
-function walk(): void {
-  let walked: VaultWalk;
+/**
+ * Walks the vault and sends the walk, in `stat` mode with the chunks' claims (note-stat-chunk.ts);
+ * undefined when the walk failed (the scan walks itself then).
+ */
+function walk(): { notes: string[]; claims: Int32Array | undefined } | undefined {
+  let found: VaultWalk;
   try {
-    walked = sortedWalk({ root: data.root, dataDir: data.dataDir });
+    found = sortedWalk({ root: data.root, dataDir: data.dataDir });
   } catch {
     send({ kind: 'walk', failed: true });
-    return;
+    return undefined;
   }
-  const { notes, folders, links, temps } = walked;
-  if (data.mode === 'read') {
-    send({ kind: 'walk', notes: notes.join('\0'), folders, links, temps });
-    readChunks(notes);
-    return;
-  }
-  const claims = new Int32Array(new SharedArrayBuffer(4 * Math.ceil(notes.length / data.chunkSize)));
+  const { notes, folders, links, temps } = found;
+  const claims =
+    data.mode === 'stat'
+      ? new Int32Array(new SharedArrayBuffer(4 * Math.ceil(notes.length / data.chunkSize)))
+      : undefined;
   send({ kind: 'walk', notes: notes.join('\0'), folders, links, temps, claims });
-  statChunks(notes, claims);
+  return { notes, claims };
 }
 
 /** Looks the chunks up from the first on, until one was taken over by the main thread. */
