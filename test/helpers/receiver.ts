@@ -3,8 +3,9 @@
  * bytes, so tests verify signatures over exactly what was sent.
  */
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { TestServer } from './server-process.js';
 
 export interface ReceivedRequest {
@@ -92,6 +93,34 @@ export async function startReceiver(responder: Responder = () => 200, port = 0):
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A loopback port nobody listens on, for a receiver that is down at first and comes up on it
+ * later. It is taken from below the system's ephemeral range: every other test listens on port 0,
+ * so none of them (test files run in parallel processes) can be handed this port while it is
+ * closed. A port found free by listening on port 0 and closing again once was: another test's
+ * receiver got it, the webhook meant for this one reached that receiver, and the port was in use
+ * when this test's receiver came up.
+ */
+export async function closedPort(): Promise<number> {
+  const range = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '');
+  // Elsewhere (Windows, macOS) the ephemeral range starts at 49152.
+  const ephemeralFrom = Number(range.trim().split(/\s+/)[0]) || 49_152;
+  const from = 10_000;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = from + Math.floor(Math.random() * Math.max(1_000, ephemeralFrom - from));
+    if (await isFree(port)) return port;
+  }
+  throw new Error(`no free loopback port between ${from} and ${ephemeralFrom}`);
+}
+
+function isFree(port: number): Promise<boolean> {
+  const probe = createNetServer();
+  return new Promise((resolve) => {
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
 }
 
 /** A receiver with a webhook for `events` registered on `server` (through its API) to send there. */

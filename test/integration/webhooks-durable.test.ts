@@ -5,27 +5,17 @@
  * a loopback and a public bind.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Webhook as StandardVerifier } from 'standardwebhooks';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { closedPort, startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/temp.js';
-
-/** A loopback port nobody listens on (yet). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 describe('a pending delivery survives kill -9 (built server, real receiver)', () => {
   it('is delivered after the restart with the same id, and nothing is lost', async () => {
     const vault = await tempDir('taskdown-k9-vault-');
     const data = await tempDir('taskdown-k9-data-');
-    const port = await freePort();
+    const port = await closedPort();
     let receiver: Receiver | undefined;
     let server = await startTestServer({ vault: vault.dir, dataDir: data.dir });
     try {
