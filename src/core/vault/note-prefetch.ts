@@ -30,7 +30,7 @@ import {
   type ReaderData,
   type ReaderMessage,
 } from './note-reader-protocol.js';
-import type { VaultPathPolicy } from './paths.js';
+import { rootPrefix, type VaultPathPolicy } from './paths.js';
 import { CLAIMED_BY_SCAN, claimChunk, statChunk } from './note-stat-chunk.js';
 import type { VaultWalk } from './vault-walk.js';
 
@@ -234,7 +234,7 @@ export class NotePrefetch {
     if (!lookups) return;
     this.lookups = undefined;
     const { notes, claims } = lookups;
-    const prefix = this.policy.root.endsWith(path.sep) ? this.policy.root : `${this.policy.root}${path.sep}`;
+    const prefix = rootPrefix(this.policy.root);
     for (let index = claims.length - 1; index >= 0 && claimChunk(claims, index, CLAIMED_BY_SCAN); index--) {
       const first = index * this.chunkSize;
       const count = Math.min(this.chunkSize, notes.length - first);

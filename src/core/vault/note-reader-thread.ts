@@ -4,9 +4,9 @@
  * the walked notes chunk by chunk, exactly the files the scan would open or stat.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { FILLED, type ReaderData, type ReaderMessage } from './note-reader-protocol.js';
+import { rootPrefix } from './paths.js';
 import { CLAIMED_BY_READER, claimChunk, statChunk } from './note-stat-chunk.js';
 import { sortedWalk, type VaultWalk } from './vault-walk.js';
 
@@ -14,7 +14,7 @@ const data = workerData as ReaderData;
 const send = (message: ReaderMessage, transfer: ArrayBuffer[] = []): void =>
   parentPort!.postMessage(message, transfer);
 
-const prefix = data.root.endsWith(path.sep) ? data.root : `${data.root}${path.sep}`;
+const prefix = rootPrefix(data.root);
 const walked = walk();
 if (walked?.claims) statChunks(walked.notes, walked.claims);
 else if (walked) readChunks(walked.notes);

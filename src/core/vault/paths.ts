@@ -48,6 +48,14 @@ export function resolveVaultPath(policy: VaultPathPolicy, input: string, what = 
   return { rel, abs };
 }
 
+/**
+ * The vault root with a trailing separator: a walked note's absolute path is this plus its
+ * vault-relative path (walked paths are already clean, so no `path.join` normalisation per note).
+ */
+export function rootPrefix(root: string): string {
+  return root.endsWith(path.sep) ? root : `${root}${path.sep}`;
+}
+
 /** True for paths the service must never read or write as vault content. */
 export function isReservedVaultPath(policy: VaultPathPolicy, rel: string): boolean {
   if (rel === '.obsidian' || rel.startsWith('.obsidian/')) return true;

@@ -4,11 +4,10 @@
  */
 import { hash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import path from 'node:path';
 import { sameStamp, type FileStamp, type SnapshotEntry } from './index-snapshot.js';
 import { NotePrefetch, type PrefetchedChunk, type PrefetchMode } from './note-prefetch.js';
 import { readNote } from './note-read.js';
-import { type VaultPathPolicy } from './paths.js';
+import { rootPrefix, type VaultPathPolicy } from './paths.js';
 import { sortedWalk, walkVault } from './vault-walk.js';
 
 /** Parses a note's text: the parsed value for an indexed note, null for any other note; throws when broken. */
@@ -85,8 +84,7 @@ export async function scanVault<P>(
   const unreadable: VaultScan<P>['unreadable'] = [];
   let reused = 0;
   let p = 0;
-  // Walked paths are already clean: concatenation, not path.join's normalisation, per note.
-  const prefix = policy.root.endsWith(path.sep) ? policy.root : `${policy.root}${path.sep}`;
+  const prefix = rootPrefix(policy.root);
   for (let i = 0; i < rels.length; i += SCAN_CHUNK) {
     const chunk = await prefetch?.chunk(i / SCAN_CHUNK);
     if (i > 0 && !chunk) await new Promise((resolve) => setImmediate(resolve));
