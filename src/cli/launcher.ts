@@ -84,9 +84,9 @@ function runWithBuildCache(cacheFile: string | undefined, cacheOut: string | und
   // The bundle's text is the CommonJS module function (the build writes it so): run as a script it
   // evaluates to that function. Nothing here keeps the source text or the cache buffer alive once
   // the script is compiled. The build checks that the bundle is ASCII, so reading it as Latin-1
-  // gives the same string; Node's UTF-8 file read is the slow one: the 2.4 MB bundle's first read
-  // in a process took 27–30 ms as UTF-8 and 2–4 ms as Latin-1 (Node 20.20 and 24.21; later reads
-  // 15 ms against 0.5 ms).
+  // gives the same string; Node 20's UTF-8 file read is the slow one: the 2.4 MB bundle's first
+  // read in a process took 28 ms as UTF-8 and 19 ms as Latin-1 on Node 20.20 (19–20 ms either way
+  // on Node 24.21), most of it the 1,250 pages the buffer and the string are new memory in.
   // The bundle has no import(): code-cached functions could not use a dynamic import callback.
   const script = new vm.Script(readFileSync(filename, 'latin1'), { filename, cachedData });
   if (report && cachedData) {
