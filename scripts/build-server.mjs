@@ -29,10 +29,10 @@ const READER = `${OUT}/note-reader-thread.cjs`;
 const CACHE = `${SERVER}.${process.versions.v8}.cache`;
 const PACKAGE = JSON.parse(readFileSync('package.json', 'utf8'));
 // The bundle is written as the function CommonJS would wrap it in, so that the launcher compiles
-// its text as it was read: wrapping it there made a second 2.4 MB string for V8 to copy whole (about
-// 600 new pages, 8–10 ms of every start on the development machine, docs/performance.md). Required
-// as a CommonJS module (Node's own compile cache, or none) it calls that function itself with the
-// loader's arguments; run as a script it evaluates to the function, for the launcher to call.
+// its text as it was read: wrapping it there made a second 2.4 MB string for V8 to copy whole
+// (about 600 new pages, 8–10 ms of every start on the development machine, docs/performance.md).
+// Required as a CommonJS module (Node's own compile cache, or none) it calls that function itself
+// with the loader's arguments; run as a script it evaluates to the function, for the launcher.
 const MODULE_FUNCTION =
   "(typeof module === 'object' ? (run) => run(exports, require, module, __filename, __dirname) : (run) => run)" +
   '(function (exports, require, module, __filename, __dirname) {';
