@@ -100,8 +100,14 @@ export class WebhookEngine {
   /** Outcomes written in this turn's transaction, and the counter changes they make. */
   private batch: Pending[] = [];
   private deltas = new Map<string, CounterDelta>();
-  /** Deliveries created inside the append transaction, by journal entry, until its commit. */
-  private readonly created = new Map<number, DueDelivery[]>();
+  /**
+   * Deliveries created inside an append transaction, with their journal entry's seq, oldest first,
+   * until the commit. Not a Map: a Map with an entry added and removed for every event kept those
+   * deliveries (and their envelopes) alive through young collections into the old generation
+   * (docs/performance.md, "Webhooks"). An append that rolled back leaves its entry here; a later
+   * one, or the same seq given again, drops it.
+   */
+  private readonly created: Array<{ seq: number; deliveries: DueDelivery[] }> = [];
   /** The webhook a `webhook.ping` being appended is for. */
   private pingTarget: string | undefined;
   /** No new attempts start once stopping; outcomes are ignored once stopped. */
@@ -201,7 +207,8 @@ export class WebhookEngine {
     if (targets.length === 0) return;
     const now = this.deps.clock.now();
     const deliveries = targets.map((hook) => this.deps.deliveries.create(hook.id, entry, now));
-    this.created.set(entry.seq, deliveries);
+    while ((this.created.at(-1)?.seq ?? 0) >= entry.seq) this.created.pop();
+    this.created.push({ seq: entry.seq, deliveries });
   }
 
   private targets(event: JournalEventName): Webhook[] {
@@ -212,9 +219,11 @@ export class WebhookEngine {
 
   /** After the commit: the new deliveries join their lanes. */
   private dispatchCreated(entry: JournalEntry): void {
-    const created = this.created.get(entry.seq);
-    if (!created) return;
-    this.created.delete(entry.seq);
+    let first = this.created[0];
+    for (; first && first.seq < entry.seq; first = this.created[0]) this.created.shift();
+    if (first?.seq !== entry.seq) return;
+    this.created.shift();
+    const created = first.deliveries;
     this.deps.activity.notify(created.map((delivery) => delivery.webhookId));
     if (this.stopping) return;
     for (const delivery of created) {

@@ -49,11 +49,22 @@ interface Live {
   deadline: number;
   controller: Dispatcher.DispatchController | undefined;
   reason: Error | undefined;
+  /** Its place in its lane's `live` list; -1 once it has ended. */
+  index: number;
 }
 
 interface Lane {
   pool: Dispatcher;
-  live: Set<Live>;
+  /**
+   * The attempts in flight, in no order: an attempt ends by moving the last one into its place.
+   * Not a Set: with an add and a delete for every attempt, each attempt's objects (the Live, and
+   * through its controller undici's request, our handler and the answer) survived young
+   * collections into the old generation, which then filled with them: per 40,000 attempts in a
+   * loop of 16 in flight, 8 full collections and 23,000–31,000 page faults, against none and
+   * 4,000–4,700 with this list, as many as the same loop on undici alone (Node 20.20 and 24.21;
+   * docs/performance.md, "Webhooks").
+   */
+  live: Live[];
 }
 
 interface Target {
@@ -74,7 +85,8 @@ export function createSender({ http, guard, clock, timeoutMs, connections }: Sen
     const now = clock.now();
     let waiting = false;
     for (const lane of lanes.values()) {
-      for (const live of lane.live) {
+      // A copy: an abort may end its attempt at once, which reorders the list.
+      for (const live of [...lane.live]) {
         if (now >= live.deadline) abort(live, new Error(`Request timed out after ${timeoutMs} ms`));
         else waiting = true;
       }
@@ -84,8 +96,17 @@ export function createSender({ http, guard, clock, timeoutMs, connections }: Sen
   const check = (host: string, port: number): Promise<string> => guard.vet(host, port);
   const laneOf = (webhookId: string): Lane => {
     let lane = lanes.get(webhookId);
-    if (!lane) lanes.set(webhookId, (lane = { pool: http.pool({ connections, check }), live: new Set() }));
+    if (!lane) lanes.set(webhookId, (lane = { pool: http.pool({ connections, check }), live: [] }));
     return lane;
+  };
+  const ended = (lane: Lane, live: Live): void => {
+    if (live.index < 0) return;
+    const last = lane.live.pop() as Live;
+    if (last !== live) {
+      lane.live[live.index] = last;
+      last.index = live.index;
+    }
+    live.index = -1;
   };
   // Receivers are few and fixed; parsing their URL on every attempt showed in profiles.
   const targets = new Map<string, Target>();
@@ -100,7 +121,7 @@ export function createSender({ http, guard, clock, timeoutMs, connections }: Sen
     return target;
   };
   const stop = (lane: Lane, reason: string): Promise<void> => {
-    for (const live of lane.live) abort(live, new Error(reason));
+    for (const live of [...lane.live]) abort(live, new Error(reason));
     return lane.pool.destroy().catch(() => {});
   };
 
@@ -108,18 +129,23 @@ export function createSender({ http, guard, clock, timeoutMs, connections }: Sen
     post(webhookId, url, headers, body) {
       return new Promise<AttemptResult>((resolve, reject) => {
         const lane = laneOf(webhookId);
-        const live: Live = { deadline: clock.now() + timeoutMs, controller: undefined, reason: undefined };
+        const live: Live = {
+          deadline: clock.now() + timeoutMs,
+          controller: undefined,
+          reason: undefined,
+          index: lane.live.length,
+        };
         const chunks: Buffer[] = [];
         let status = 0;
         let kept = 0;
         let read = 0;
         const finish = (err: Error | undefined): void => {
-          lane.live.delete(live);
+          ended(lane, live);
           // An answer too long to read to its end was cut off on purpose: that is still an answer.
           if (err && !(status > 0 && read > MAX_DRAIN_BYTES)) reject(new Error(describe(err)));
           else resolve({ status, responseBody: excerpt(chunks) });
         };
-        lane.live.add(live);
+        lane.live.push(live);
         sweeper ??= clock.setTimer(sweepMs, sweep);
         let target: Target;
         try {

@@ -139,6 +139,38 @@ describe('webhook delivery engine', () => {
     );
   });
 
+  it('sends nothing for an event whose append rolled back, and the next event as it is', async () => {
+    await h.service.create({ url: h.receiver.url, events: ['task.created'] });
+    // A first delivery, so that the webhook's lane has read the store and takes new ones as made.
+    h.emit('task.created', { task: task('First') });
+    await h.until(() => delivery()?.status === 'success');
+    // A writer after the engine's fails once: the append, with the delivery made for it, is undone.
+    let fail = true;
+    const off = h.journal.onAppend(() => {
+      if (fail) throw new Error('disk full');
+    });
+    h.emit('task.created', { task: task('Lost') });
+    assert.equal(h.deliveries().length, 1);
+    fail = false;
+    h.emit('task.created', { task: task('Kept') });
+    await h.receiver.waitFor(2);
+    await h.until(() => h.deliveries().every((d) => d.status === 'success'));
+    await pause(50);
+    off();
+    const title = (payload: unknown) => (payload as { data: { task: { title: string } } }).data.task.title;
+    assert.deepEqual(
+      h.receiver.requests.map((req) => title(req.body)),
+      ['First', 'Kept'],
+    );
+    assert.deepEqual(
+      h.deliveries().map((d) => [d.status, title(d.payload)]),
+      [
+        ['success', 'First'],
+        ['success', 'Kept'],
+      ],
+    );
+  });
+
   it('retries a flaky receiver after 1 s and 2 s with the same delivery id; failed attempts are not failures', async () => {
     h.receiver.respond((_r, i) => (i < 2 ? 500 : 200));
     const hook = await h.service.create({ url: h.receiver.url, events: ['task.created'] });
