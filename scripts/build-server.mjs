@@ -20,6 +20,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { lazyBuiltins } from './lib/lazy-builtins.mjs';
 import { writeThirdPartyNotices } from './lib/third-party-notices.mjs';
 
 const OUT = 'dist/bin';
@@ -65,6 +66,7 @@ const server = await build({
   external: [...Object.keys(PACKAGE.dependencies ?? {}), ...Object.keys(PACKAGE.optionalDependencies ?? {})],
   // The licence notices of what is bundled are written beside the bundle (below).
   metafile: true,
+  plugins: [lazyBuiltins],
   // import() becomes require(): V8 code-cached functions cannot use the dynamic import callback
   // of a vm.Script (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and the NLP parser ships CommonJS.
   supported: { 'dynamic-import': false },
