@@ -1,6 +1,6 @@
 // An esbuild plugin for the server bundle: Fastify's `lib/server.js` loads `node:http2` and
 // `node:https` when Fastify loads, for servers made with its `http2` or `https` option, which
-// Taskdown never sets. Loading them took about 5 ms (Node 20.20) and 12–19 ms (Node 24.21) of
+// Taskdown never sets. Loading them took about 6 ms (Node 20.20) and 14–22 ms (Node 24.21) of
 // every start on the development machine (`node:http2` most of it; docs/performance.md). In the
 // bundle each becomes an object that loads the module on its first property read: Fastify only
 // reads `createServer` and `createSecureServer` from them.

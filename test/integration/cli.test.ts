@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { execFile, spawn } from 'node:child_process';
-import { copyFile, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import nodeModule from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,6 +87,54 @@ describe('taskdown CLI', () => {
     const res = await runCli(['--version'], { TASKDOWN_LAUNCH_REPORT: '1' });
     assert.equal(res.code, 0, res.stderr);
     assert.match(res.stderr, /^taskdown: code cache used$/m);
+  });
+
+  it('serves without loading node:http2 or node:https (Fastify asks for them at load)', async () => {
+    const tmp = await tempDir();
+    try {
+      // A preload that writes the built-in modules the process loaded when it exits.
+      const preload = path.join(tmp.dir, 'modules.cjs');
+      const list = path.join(tmp.dir, 'modules.txt');
+      await writeFile(
+        preload,
+        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, ` +
+          "process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).join('\\n')));",
+      );
+      const child = spawn(
+        process.execPath,
+        [builtCli(), 'serve', '--create-demo', '--vault', path.join(tmp.dir, 'vault')].concat([
+          '--data-dir',
+          path.join(tmp.dir, 'data'),
+          '--port',
+          '0',
+        ]),
+        {
+          env: { ...process.env, NODE_OPTIONS: `--require ${preload}`, TASKDOWN_LOG_LEVEL: 'warn' },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      let stdout = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+          const match = /listening on (\S+)/.exec(stdout);
+          if (match?.[1]) resolve(match[1]);
+        });
+        void exited.then(() => reject(new Error('the server exited before listening')));
+      });
+      assert.equal((await fetch(`${url}/api/tasks?limit=1`)).status, 200);
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0);
+      const modules = (await readFile(list, 'utf8')).split('\n');
+      assert.ok(modules.includes('NativeModule http'), 'the list names the modules loaded');
+      assert.deepEqual(
+        modules.filter((m) => /^NativeModule (http2|https)$/.test(m)),
+        [],
+      );
+    } finally {
+      await tmp.cleanup();
+    }
   });
 
   it('runs the server with an 8 MB young generation where Node can restart itself with it', async () => {
