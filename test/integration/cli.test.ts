@@ -89,7 +89,7 @@ describe('taskdown CLI', () => {
     assert.match(res.stderr, /^taskdown: code cache used$/m);
   });
 
-  it('serves without loading node:http2 or node:https (Fastify asks for them at load)', async () => {
+  it('serves without loading node:http2, node:https or node:dns/promises', async () => {
     const tmp = await tempDir();
     try {
       // A preload that writes the built-in modules the process loaded when it exits.
@@ -129,7 +129,7 @@ describe('taskdown CLI', () => {
       const modules = (await readFile(list, 'utf8')).split('\n');
       assert.ok(modules.includes('NativeModule http'), 'the list names the modules loaded');
       assert.deepEqual(
-        modules.filter((m) => /^NativeModule (http2|https)$/.test(m)),
+        modules.filter((m) => /^NativeModule (http2|https|dns\/promises)$/.test(m)),
         [],
       );
     } finally {

@@ -15,7 +15,6 @@
  * Numeric forms (`2130706433`, `0x7f.1`) are normalised by the URL parser before they get here;
  * IPv4-mapped, -compatible and NAT64 IPv6 addresses are judged by the IPv4 address they carry.
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
 import net from 'node:net';
 import os from 'node:os';
 
@@ -168,8 +167,12 @@ export interface GuardPolicy {
 
 export type Lookup = (host: string) => Promise<string[]>;
 
+// `node:dns/promises` is loaded on the first lookup, not with the server: 3.4–4.6 ms of every
+// start on Node 24.21 (docs/performance.md, "Built-in modules on first use").
 const systemLookup: Lookup = async (host) =>
-  (await dnsLookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+  (await process.getBuiltinModule('node:dns/promises').lookup(host, { all: true, verbatim: true })).map(
+    (entry) => entry.address,
+  );
 
 /** Registration waits this long for DNS at most; an unresolvable name is left to connect time. */
 const REGISTRATION_LOOKUP_MS = 3000;
