@@ -75,7 +75,7 @@ const server = await build({
   minifySyntax: true,
   // import.meta does not exist in CommonJS; the bundle's URL is derived from its file name.
   define: { 'import.meta.url': '__bundleUrl' },
-  // The bundle's text is its own module function (see MODULE_FUNCTION below).
+  // The bundle's text is its own module function (MODULE_FUNCTION, above).
   banner: {
     js: `${MODULE_FUNCTION}'use strict';\nvar __bundleUrl = require('node:url').pathToFileURL(__filename).href;`,
   },
