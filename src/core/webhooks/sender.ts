@@ -49,7 +49,7 @@ interface Live {
   deadline: number;
   controller: Dispatcher.DispatchController | undefined;
   reason: Error | undefined;
-  /** Its place in its lane's `live` list; -1 once it has ended. */
+  /** Its place in its lane's `live` list; -1 when it is not in it (not started, or ended). */
   index: number;
 }
 
@@ -133,7 +133,7 @@ export function createSender({ http, guard, clock, timeoutMs, connections }: Sen
           deadline: clock.now() + timeoutMs,
           controller: undefined,
           reason: undefined,
-          index: lane.live.length,
+          index: -1,
         };
         const chunks: Buffer[] = [];
         let status = 0;
@@ -145,7 +145,7 @@ export function createSender({ http, guard, clock, timeoutMs, connections }: Sen
           if (err && !(status > 0 && read > MAX_DRAIN_BYTES)) reject(new Error(describe(err)));
           else resolve({ status, responseBody: excerpt(chunks) });
         };
-        lane.live.push(live);
+        live.index = lane.live.push(live) - 1;
         sweeper ??= clock.setTimer(sweepMs, sweep);
         let target: Target;
         try {
