@@ -670,6 +670,12 @@ export class TaskService {
       };
       const plan = planEdit(note, draft, settings, now, mode === 'archive');
       if (plan === null) return { before, after: before, details: record.parsed.details, changed: false };
+      // A folder from the settings' template (which may hold the title) is checked as create
+      // checks its folder, before anything is written.
+      if (plan.move && plan.move.folder !== '') {
+        const what = mode !== 'archive' ? 'folder' : draft.archived ? 'archive folder' : 'tasks folder';
+        resolveVaultPath(this.policy, plan.move.folder, what);
+      }
 
       const written = record.parsed.frontmatter ?? {};
       const planned = applyChanges(written, withTitle(plan, rel, settings));

@@ -34,6 +34,9 @@ export type VaultEntry =
 /** Why a refused path is refused, in words that say nothing about where a link leads. */
 export const LINK_NOT_FOLLOWED = 'it is reached through a symbolic link that Taskdown does not follow';
 
+/** Why a note is never written into `.obsidian/` or the data dir (paths.ts reserves them). */
+export const RESERVED_FOLDER = 'it is inside .obsidian/ or the data dir, where Taskdown never writes';
+
 /** CONFLICT for a write or delete of a refused path (or of a folder). */
 export function refusedPath(action: string, rel: string, reason = LINK_NOT_FOLLOWED): DomainError {
   return conflict(`Cannot ${action} ${rel}: ${reason}`);

@@ -22,8 +22,14 @@ import { clearVaultDebris } from './crash-debris.js';
 import { NoteChangedError } from './note-changed.js';
 import { IndexSnapshot, stampOf, type SnapshotEntry } from './index-snapshot.js';
 import { KeyedLock } from './keyed-lock.js';
-import type { VaultPathPolicy } from './paths.js';
-import { inspectVaultPath, inspectVaultPathForRead, refusedPath } from './vault-entry.js';
+import { isReservedVaultPath, type VaultPathPolicy } from './paths.js';
+import {
+  inspectVaultPath,
+  inspectVaultPathForRead,
+  RESERVED_FOLDER,
+  refusedPath,
+  type VaultEntry,
+} from './vault-entry.js';
 import { hashText, scanVault, type NoteParser, type ScannedNote, type VaultScan } from './vault-scan.js';
 import type { NotePrefetch } from './note-prefetch.js';
 import { readNote } from './note-read.js';
@@ -404,6 +410,8 @@ export class VaultStore<P> {
    */
   async move(oldRel: string, newRel: string, text: string, basis: string): Promise<NoteRecord<P> | undefined> {
     return this.lock.run(newRel, async () => {
+      // Checked before the note is written too: a move that cannot happen changes nothing.
+      this.checkNewPath(newRel);
       await this.writeFile(oldRel, text, basis);
       // The index holds what is on disk before the rename is tried (a redo then starts clean).
       this.index(oldRel, text);
@@ -414,11 +422,28 @@ export class VaultStore<P> {
   }
 
   private async writeFile(rel: string, text: string, basis: string | null): Promise<void> {
+    const entry = this.writable(rel);
+    warnIfNoSwap(this.options.log);
+    await writeFileAtomic(entry.real, text, { mkdir: true, replace: checkedReplace(rel, basis ?? undefined) });
+  }
+
+  /**
+   * Where a note may be written: never into `.obsidian/` or the data dir (whatever a caller
+   * computed the path from), through a refused link, or onto a folder.
+   */
+  private writable(rel: string): Extract<VaultEntry, { real: string }> {
+    if (isReservedVaultPath(this.options.policy, rel)) throw refusedPath('write', rel, RESERVED_FOLDER);
     const entry = inspectVaultPath(this.options.policy, rel);
     if (entry.kind === 'refused') throw refusedPath('write', rel);
     if (entry.kind === 'folder') throw refusedPath('write', rel, 'it is a folder');
-    warnIfNoSwap(this.options.log);
-    await writeFileAtomic(entry.real, text, { mkdir: true, replace: checkedReplace(rel, basis ?? undefined) });
+    return entry;
+  }
+
+  /** Throws unless a note may be moved or renamed to `rel` now (nothing is there yet). */
+  private checkNewPath(rel: string): string {
+    const entry = this.writable(rel);
+    if (entry.kind !== 'missing') throw new NoteChangedError(rel);
+    return entry.real;
   }
 
   /** Indexes written text (when the path is a candidate note and the text a task). */
@@ -436,18 +461,16 @@ export class VaultStore<P> {
   private renameNote(oldRel: string, newRel: string): void {
     const policy = this.options.policy;
     const from = inspectVaultPath(policy, oldRel);
-    const to = inspectVaultPath(policy, newRel);
     if (from.kind !== 'file') throw refusedPath('rename', oldRel);
-    if (to.kind === 'refused') throw refusedPath('write', newRel);
-    if (to.kind !== 'missing') throw new NoteChangedError(newRel);
+    const target = this.checkNewPath(newRel);
     const oldAbs = this.abs(oldRel);
-    mkdirSync(path.dirname(to.real), { recursive: true });
+    mkdirSync(path.dirname(target), { recursive: true });
     if (from.link && path.posix.dirname(oldRel) !== path.posix.dirname(newRel)) {
       const tmp = tempPathFor(oldAbs);
       symlinkSync(from.real, tmp);
       renameSync(tmp, oldAbs);
     }
-    renameSync(oldAbs, to.real);
+    renameSync(oldAbs, target);
   }
 
   /**

@@ -1,6 +1,6 @@
 /** TaskService on a real temp vault: writes, events, the watcher, settings reload, locking. */
 import assert from 'node:assert/strict';
-import { readFile, rm, writeFile, mkdir, rename } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { DomainEvent } from '../../../src/core/events/bus.js';
@@ -523,5 +523,57 @@ describe('TaskService preconditions (If-Match)', () => {
     assert.equal(await readFile(file(), 'utf8'), edited);
     const ok = await h.service.update(ALPHA, { priority: 'high' }, { precondition: [etagOfText(edited)] });
     assert.equal(ok.status, 'in-progress');
+  });
+});
+
+describe('TaskService archive moves', () => {
+  /** The note's bytes, or undefined when no file is there. */
+  const bytesAt = (h: Harness, rel: string): Promise<string | undefined> =>
+    readFile(path.join(h.vault, rel), 'utf8').catch(() => undefined);
+  const refusal = (err: unknown): boolean => isDomainError(err) && /reserved folder/.test(err.message);
+
+  it('never moves a note into .obsidian/ or the data dir, whatever the title or folder setting', async () => {
+    // The archive folder holds the title, and titles are the client's: `..` in one climbs out of
+    // the template's folder (the file name is cleaned, the folder is not).
+    const h = await open({
+      '.obsidian/plugins/tasknotes/data.json': JSON.stringify({
+        moveArchivedTasks: true,
+        archiveFolder: 'TaskNotes/Archive/{{title}}',
+      }),
+    });
+    try {
+      for (const title of ['../../../.obsidian/snippets', '../../../.taskdown']) {
+        const task = await h.service.create({ title });
+        const before = await bytesAt(h, task.path);
+        await assert.rejects(h.service.toggleArchive(task.path), refusal);
+        assert.equal(await bytesAt(h, task.path), before, 'the note is unchanged');
+        assert.equal((await h.service.get(task.path)).archived, false);
+      }
+      assert.equal(h.events.filter((e) => e.name === 'task.archived').length, 0);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  it('changes nothing when the move is refused (a folder on the way is a link)', async () => {
+    const outside = await tempDir('taskdown-outside-');
+    const h = await open({
+      '.obsidian/plugins/tasknotes/data.json': JSON.stringify({
+        moveArchivedTasks: true,
+        archiveFolder: 'Archive',
+      }),
+    });
+    try {
+      await symlink(outside.dir, path.join(h.vault, 'Archive'));
+      const task = await h.service.create({ title: 'Pay rent' });
+      const before = await bytesAt(h, task.path);
+      await assert.rejects(h.service.toggleArchive(task.path), (err: unknown) => isDomainError(err));
+      assert.equal(await bytesAt(h, task.path), before, 'no archived tag written');
+      assert.deepEqual(await readdir(outside.dir), []);
+      assert.equal(h.events.filter((e) => e.name === 'task.archived').length, 0);
+    } finally {
+      await h.cleanup();
+      await outside.cleanup();
+    }
   });
 });

@@ -112,4 +112,19 @@ describe('vault store writes', () => {
     assert.deepEqual(await readdir(path.join(dir, 'Sub')), ['B.md']);
     assert.equal(await readFile(path.join(dir, 'Sub/B.md'), 'utf8'), 'task b\n');
   });
+
+  it('never writes or moves a note into .obsidian/ or the data dir, and a refused move writes nothing', async () => {
+    const fresh = await store.withLock('A.md', () => store.readFresh('A.md'));
+    assert.ok(fresh);
+    const reserved = (err: unknown): boolean => err instanceof DomainError && /never writes/.test(err.message);
+    for (const rel of ['.obsidian/x.md', '.obsidian/snippets/x.md', '.data/x.md']) {
+      await assert.rejects(store.write(rel, 'task x\n', null), reserved);
+      await assert.rejects(
+        store.withLock('A.md', () => store.move('A.md', rel, 'task moved\n', fresh.hash)),
+        reserved,
+      );
+    }
+    assert.deepEqual(await readdir(dir), ['A.md']);
+    assert.equal(await readFile(path.join(dir, 'A.md'), 'utf8'), 'task a\n');
+  });
 });
