@@ -146,6 +146,7 @@ function isRunning(owner: LockOwner): boolean {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false; // ESRCH: no such process
   }
+  if (hasExited(owner.pid)) return false;
   // Alive: the same process, or another that got its pid? Compare start identities when known.
   if (owner.processStart === undefined) return true;
   const now = processStart(owner.pid);
@@ -171,6 +172,28 @@ function processStart(pid: number): string | undefined {
     return lstart === '' ? undefined : lstart;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * True for a process that has exited and waits for its parent to reap it (a zombie): `kill(pid, 0)`
+ * still finds it, though it holds nothing. After kill -9 of a server whose parent reaps late (a
+ * container's init, a supervisor), its lock would otherwise stay taken until the reaping.
+ */
+function hasExited(pid: number): boolean {
+  try {
+    if (process.platform === 'linux') {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // The state follows the command name, which is in parentheses and may contain anything.
+      const state = stat.charAt(stat.lastIndexOf(')') + 2);
+      return state === 'Z' || state === 'X';
+    }
+    if (process.platform === 'win32') return false;
+    return execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .startsWith('Z');
+  } catch {
+    return false;
   }
 }
 

@@ -76,6 +76,30 @@ describe('data dir lock', () => {
     await lock.release();
   });
 
+  it('takes over the lock of a process that has exited but is not reaped yet (a zombie)', async (t) => {
+    if (process.platform === 'win32') return t.skip('no zombies on Windows');
+    // `sleep 0` exits at once; its parent, replaced by `sleep 30`, never waits for it.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    t.after(() => parent.kill('SIGKILL'));
+    const zombie = Number(
+      await new Promise<string>((resolve) => parent.stdout.once('data', (b) => resolve(String(b)))),
+    );
+    if (process.platform === 'linux') {
+      for (let i = 0; i < 100 && !readFileSync(`/proc/${zombie}/stat`, 'utf8').includes(') Z '); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.match(readFileSync(`/proc/${zombie}/stat`, 'utf8'), /\) Z /);
+    }
+    process.kill(zombie, 0); // still found by its pid
+    await writeOwner({ pid: zombie, url: 'http://127.0.0.1:1' });
+    assert.equal(readRunningServer(dir), undefined);
+    const lock = await acquireDataDirLock(dir, { command: 'serve', log: silent });
+    assert.equal(owner().pid, process.pid);
+    await lock.release();
+  });
+
   it('takes over a lock whose pid now belongs to another process', async (t) => {
     if (process.platform === 'win32') return t.skip('no process start times on Windows');
     // This process runs, but it is not the process that wrote this lock.
