@@ -89,7 +89,11 @@ export interface CreateServicesOptions {
 export async function createServices(options: CreateServicesOptions): Promise<ServiceRuntime> {
   const { config, log } = options;
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
-  const lock = await acquireDataDirLock(config.dataDir, { command: options.command ?? 'serve', log });
+  const lock = await acquireDataDirLock(config.dataDir, {
+    command: options.command ?? 'serve',
+    vault: config.vault,
+    log,
+  });
   let runtime;
   try {
     clearDataDirDebris(config.dataDir, log);

@@ -2,16 +2,17 @@
  * `taskdown mcp`: the MCP tools on stdin/stdout for a desktop agent that starts its MCP servers
  * as child processes, speaking nothing but JSON-RPC on stdout (logs go to stderr).
  *
- * When a `taskdown serve` already runs on the data dir, the process forwards the agent's messages
- * to that server's `/mcp` (src/cli/mcp-forward.ts): one Taskdown per data dir, and the agent sees
+ * When a `taskdown serve` already runs on the data dir and vault, the process forwards the agent's
+ * messages to that server's `/mcp` (src/cli/mcp-forward.ts): one Taskdown per data dir, and the agent sees
  * what the server's other clients do. Otherwise it opens the vault itself, with every service a
  * `serve` runs (webhooks, reminders, pomodoro timers), and ends when the agent closes stdin, or on
  * SIGINT/SIGTERM, after persisting state.
  */
+import { realpathSync } from 'node:fs';
 import type { ServerConfig } from '../config/config.js';
 import { createProcessLogger } from '../process-logger.js';
 import type { Logger } from '../core/logger.js';
-import { readRunningServer, type LockOwner } from '../core/state/instance-lock.js';
+import { DataDirLockedError, readRunningServer, type LockOwner } from '../core/state/instance-lock.js';
 import { SettingsStore } from '../core/state/settings.js';
 import { createServices } from '../services.js';
 import { forwardMcpOverStdio } from './mcp-forward.js';
@@ -22,6 +23,11 @@ const STARTING_SERVER_WAIT_MS = 10_000;
 export async function runMcp(config: ServerConfig): Promise<void> {
   const log = await createProcessLogger(config);
   const running = await listeningServer(config.dataDir);
+  // The agent asked for this vault: a server of another one on the data dir is refused as a
+  // second `serve` would be, never forwarded to.
+  if (running?.vault !== undefined && !sameFolder(running.vault, config.vault)) {
+    throw new DataDirLockedError(config.dataDir, running);
+  }
   if (running) {
     // The server's token: the one given to this command, else the settings page's (the data dir
     // is this user's). A server started with another --token refuses it, in one line.
@@ -45,6 +51,18 @@ async function listeningServer(dataDir: string): Promise<(LockOwner & { url: str
     if (!owner || owner.command !== 'serve' || Date.now() > deadline) return undefined;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** True when both paths lead to the same folder (one may be reached through a link). */
+function sameFolder(a: string, b: string): boolean {
+  const real = (p: string): string => {
+    try {
+      return realpathSync.native(p);
+    } catch {
+      return p;
+    }
+  };
+  return a === b || real(a) === real(b);
 }
 
 /** A server bound to every address (0.0.0.0, ::) is reached on loopback. */

@@ -36,7 +36,7 @@ describe('one Taskdown per data dir', () => {
     assert.match(
       lines[0] as string,
       new RegExp(
-        `^taskdown: the data dir ${first.dataDir} is in use by process ${pid} \\(taskdown serve, started [^,]+, ${first.url}\\); stop it first, or give this one another --data-dir$`,
+        `^taskdown: the data dir ${first.dataDir} is in use by process ${pid} \\(taskdown serve, vault ${first.vault}, started [^,]+, ${first.url}\\); stop it first, or give this one another --data-dir$`,
       ),
     );
     assert.equal((await first.request('GET', '/api/health')).status, 200, 'the first one still serves');

@@ -4,7 +4,7 @@
  * SDK's stdio client drives it; the server's HTTP API sees what the agent did; the forwarding
  * process holds no file of the vault or the data dir. Without the server's token it stops with one
  * line; the settings page's token is found in the data dir; with the server stopped, `taskdown
- * mcp` opens the vault itself.
+ * mcp` opens the vault itself. A data dir whose server serves another vault is refused.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -129,6 +129,23 @@ describe('taskdown mcp next to a running server', () => {
     assert.equal(wrong.code, 1);
     assert.match(wrong.stderr, /^taskdown: the Taskdown server at \S+ \(process \d+\) refused the token; /);
     assert.equal(wrong.stderr.split('\n').filter(Boolean).length, 1);
+  });
+
+  it('refuses, with one line, a data dir whose server serves another vault', async () => {
+    const other = await tempDir('taskdown-other-vault-');
+    try {
+      const refused = await runToExit(['--vault', other.dir, '--data-dir', server.dataDir, '--token', TOKEN]);
+      assert.equal(refused.code, 1);
+      assert.match(
+        refused.stderr,
+        new RegExp(
+          `^taskdown: the data dir \\S+ is in use by process ${server.process.pid} \\(taskdown serve, vault ${server.vault}, `,
+        ),
+      );
+      assert.equal(refused.stderr.split('\n').filter(Boolean).length, 1);
+    } finally {
+      await other.cleanup();
+    }
   });
 });
 

@@ -33,6 +33,8 @@ export interface LockOwner {
   processStart?: string;
   /** The server's URL, once it listens. */
   url?: string;
+  /** The vault it serves (absent from locks of releases before it was recorded). */
+  vault?: string;
 }
 
 export class DataDirLockedError extends Error {
@@ -43,6 +45,7 @@ export class DataDirLockedError extends Error {
   ) {
     const what = [
       `taskdown ${owner.command}`,
+      ...(owner.vault ? [`vault ${owner.vault}`] : []),
       `started ${owner.startedAt}`,
       ...(owner.url ? [owner.url] : []),
     ];
@@ -62,6 +65,8 @@ export interface DataDirLock {
 
 export interface LockOptions {
   command: string;
+  /** The vault the taker serves, recorded for `readRunningServer`'s callers and the refusal. */
+  vault: string;
   log: Logger;
   /** Milliseconds to wait for a lock file another starter is still writing, or for a takeover. */
   patienceMs?: number;
@@ -76,6 +81,7 @@ export async function acquireDataDirLock(dataDir: string, options: LockOptions):
     startedAt: new Date(Date.now() - process.uptime() * 1000).toISOString(),
     hostname: os.hostname(),
     ...optional('processStart', processStart(process.pid)),
+    vault: options.vault,
   };
   const deadline = Date.now() + (options.patienceMs ?? 2_000);
   for (;;) {

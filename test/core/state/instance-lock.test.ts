@@ -45,7 +45,7 @@ describe('data dir lock', () => {
   afterEach(() => cleanup());
 
   it('records its owner, refuses a second taker naming the owner, and is free after release', async () => {
-    const lock = await acquireDataDirLock(dir, { command: 'serve', log: silent });
+    const lock = await acquireDataDirLock(dir, { command: 'serve', vault: '/vault', log: silent });
     const held = owner();
     assert.equal(held.pid, process.pid);
     assert.equal(held.command, 'serve');
@@ -56,22 +56,22 @@ describe('data dir lock', () => {
     assert.deepEqual(readRunningServer(dir), { ...held, url: 'http://127.0.0.1:4321' });
 
     await assert.rejects(
-      acquireDataDirLock(dir, { command: 'mcp', log: silent }),
+      acquireDataDirLock(dir, { command: 'mcp', vault: '/vault', log: silent }),
       (err: unknown) =>
         err instanceof DataDirLockedError &&
         err.message ===
-          `the data dir ${dir} is in use by process ${process.pid} (taskdown serve, started ${held.startedAt}, http://127.0.0.1:4321); stop it first, or give this one another --data-dir`,
+          `the data dir ${dir} is in use by process ${process.pid} (taskdown serve, vault /vault, started ${held.startedAt}, http://127.0.0.1:4321); stop it first, or give this one another --data-dir`,
     );
     await lock.release();
     assert.equal(existsSync(file()), false);
     assert.equal(readRunningServer(dir), undefined);
-    await (await acquireDataDirLock(dir, { command: 'serve', log: silent })).release();
+    await (await acquireDataDirLock(dir, { command: 'serve', vault: '/vault', log: silent })).release();
   });
 
   it('takes over the lock of a process that is gone (killed with -9)', async () => {
     await writeOwner({ pid: await deadPid(), url: 'http://127.0.0.1:1' });
     assert.equal(readRunningServer(dir), undefined);
-    const lock = await acquireDataDirLock(dir, { command: 'serve', log: silent });
+    const lock = await acquireDataDirLock(dir, { command: 'serve', vault: '/vault', log: silent });
     assert.equal(owner().pid, process.pid);
     await lock.release();
   });
@@ -95,7 +95,7 @@ describe('data dir lock', () => {
     process.kill(zombie, 0); // still found by its pid
     await writeOwner({ pid: zombie, url: 'http://127.0.0.1:1' });
     assert.equal(readRunningServer(dir), undefined);
-    const lock = await acquireDataDirLock(dir, { command: 'serve', log: silent });
+    const lock = await acquireDataDirLock(dir, { command: 'serve', vault: '/vault', log: silent });
     assert.equal(owner().pid, process.pid);
     await lock.release();
   });
@@ -104,19 +104,24 @@ describe('data dir lock', () => {
     if (process.platform === 'win32') return t.skip('no process start times on Windows');
     // This process runs, but it is not the process that wrote this lock.
     await writeOwner({ pid: process.pid, processStart: 'another-boot:12345' });
-    const lock = await acquireDataDirLock(dir, { command: 'serve', log: silent });
+    const lock = await acquireDataDirLock(dir, { command: 'serve', vault: '/vault', log: silent });
     assert.notEqual(owner().processStart, 'another-boot:12345');
     await lock.release();
   });
 
   it('takes over a lock another host wrote (a data dir that arrived by sync)', async () => {
     await writeOwner({ pid: process.pid, hostname: `not-${os.hostname()}` });
-    await (await acquireDataDirLock(dir, { command: 'serve', log: silent })).release();
+    await (await acquireDataDirLock(dir, { command: 'serve', vault: '/vault', log: silent })).release();
   });
 
   it('waits briefly for a lock being written, then takes over one left empty', async () => {
     await writeFile(file(), '');
-    const lock = await acquireDataDirLock(dir, { command: 'serve', log: silent, patienceMs: 100 });
+    const lock = await acquireDataDirLock(dir, {
+      command: 'serve',
+      vault: '/vault',
+      log: silent,
+      patienceMs: 100,
+    });
     assert.equal(owner().pid, process.pid);
     await lock.release();
   });
@@ -124,7 +129,9 @@ describe('data dir lock', () => {
   it('lets exactly one of many concurrent takers have a stale lock', async () => {
     await writeOwner({ pid: await deadPid() });
     const results = await Promise.allSettled(
-      Array.from({ length: 8 }, () => acquireDataDirLock(dir, { command: 'serve', log: silent })),
+      Array.from({ length: 8 }, () =>
+        acquireDataDirLock(dir, { command: 'serve', vault: '/vault', log: silent }),
+      ),
     );
     const won = results.filter((r) => r.status === 'fulfilled');
     assert.equal(won.length, 1);
@@ -165,7 +172,7 @@ describe('data dir lock', () => {
     syncBuiltinESMExports();
     try {
       await assert.rejects(
-        acquireDataDirLock(dir, { command: 'serve', log: silent }),
+        acquireDataDirLock(dir, { command: 'serve', vault: '/vault', log: silent }),
         (err) => err instanceof DataDirLockedError && err.owner.startedAt === '2026-01-02T00:00:00.000Z',
       );
     } finally {
