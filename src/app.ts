@@ -43,6 +43,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   let bound = { host: config.host, port: config.port };
   /** Filled in once the services are open and the HTTP server is built (see below). */
   const started: { runtime?: ServiceRuntime; streams?: EventStreamHub; http?: FastifyInstance } = {};
+  /** The token requests need: the command line's, else the settings page's (none: null). */
+  const tokenOf = (settings: { apiToken: string | null }): string | null => config.token ?? settings.apiToken;
   const notOpen = (): never => {
     throw new Error('the services are not open yet');
   };
@@ -76,7 +78,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     routes: allRoutes,
     plugins: [installDocsUi, installSettingsPage],
     log,
-    token: () => config.token ?? ctx.services.settings.get().apiToken,
+    token: () => tokenOf(ctx.services.settings.get()),
     apiEnabled: () => ctx.services.settings.get().apiEnabled,
     hosts: new HostPolicy({ bindHost: config.host, allowedHosts: config.allowedHosts }),
     lockout: new AuthLockout({ now: () => (options.clock ?? systemClock).now() }),
@@ -95,10 +97,17 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const http = built.value;
   started.runtime = runtime;
   started.http = http;
-  started.streams = new EventStreamHub({
+  const streams = (started.streams = new EventStreamHub({
     journal: runtime.services.journal,
     clock: runtime.services.clock,
     log,
+  }));
+  // An open stream passed the token and the API switch as they were when it opened: a new token
+  // ends every stream, switching the API off the `/api` ones (a client that resumes with
+  // Last-Event-ID under the new rules misses nothing).
+  const unwatch = runtime.services.settings.onChange((next, previous) => {
+    if (tokenOf(next) !== tokenOf(previous)) streams.finishAll();
+    else if (previous.apiEnabled && !next.apiEnabled) streams.finishAll('api');
   });
 
   try {
@@ -127,7 +136,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       // get up to DRAIN_LIMIT_MS before their connections are cut.
       const server = http.server;
       // Event streams never end by themselves: end them first, so their connections go idle.
-      ctx.streams.finishAll();
+      unwatch();
+      streams.finishAll();
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
       const limit = setTimeout(() => server.closeAllConnections(), DRAIN_LIMIT_MS);
       try {

@@ -2,7 +2,8 @@
  * `GET /api/events` against the real server, read with eventsource-parser as a client would:
  * every event with its journal id, name and webhook envelope; disconnect and resume with
  * Last-Event-ID without missing or repeating an event; the `events` filter; 50 streams open while
- * the API keeps answering; the token; and a shutdown that ends open streams at once.
+ * the API keeps answering; the token; streams ended when the token is replaced or the API switched
+ * off; and a shutdown that ends open streams at once.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -203,6 +204,58 @@ describe('GET /api/events on shutdown', () => {
       assert.equal(code, 0);
       // Without ending them, the open streams held the exit for the 10 s drain limit.
       assert.ok(Date.now() - started < 8_000, `took ${Date.now() - started} ms`);
+    } finally {
+      await server.cleanup();
+    }
+  });
+});
+
+/** Waits for a stream to end, failing after `ms`. */
+async function endsWithin(stream: Stream, ms: number, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} stayed open`)), ms);
+  });
+  try {
+    await Promise.race([stream.ended, late]);
+  } finally {
+    clearTimeout(timer);
+    stream.close();
+  }
+}
+
+describe('GET /api/events when the rules that let it in change', () => {
+  it('ends open streams when the token is replaced, and when the API is switched off', async () => {
+    // No token on the command line: the settings page's token is the one that counts.
+    const server = await startTestServer();
+    try {
+      const rotate = async (token?: string) => {
+        const res = await server.request(
+          'POST',
+          '/settings-api/api/token/rotate',
+          undefined,
+          token === undefined ? {} : { Authorization: `Bearer ${token}` },
+        );
+        assert.equal(res.status, 200);
+        return res.body.data.token as string;
+      };
+      const first = await rotate();
+      const before = await openStream(server, '', { Authorization: `Bearer ${first}` });
+      assert.equal(before.status, 200);
+      const second = await rotate(first);
+      await endsWithin(before, 5_000, 'the stream opened with the replaced token');
+      const refused = await fetch(`${server.url}/api/events`, {
+        headers: { Authorization: `Bearer ${first}` },
+      });
+      assert.equal(refused.status, 401);
+
+      const current = { Authorization: `Bearer ${second}` };
+      const open = await openStream(server, '', current);
+      const off = await server.request('PUT', '/settings-api/api', { enabled: false }, current);
+      assert.equal(off.status, 200);
+      await endsWithin(open, 5_000, 'the stream opened while the API was on');
+      const disabled = await fetch(`${server.url}/api/events`, { headers: current });
+      assert.equal(disabled.status, 503);
     } finally {
       await server.cleanup();
     }
