@@ -22,6 +22,25 @@ describe('CORS gate', () => {
     await app.close();
   });
 
+  it('lets a page resume an event stream and speak MCP after initialize', async () => {
+    const { app } = await shellWith([echoRoute('/api/ping')]);
+    const res = await app.inject({
+      method: 'OPTIONS',
+      url: '/api/ping',
+      headers: {
+        origin: 'http://localhost:3000',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type,last-event-id,mcp-protocol-version',
+      },
+    });
+    assert.equal(res.statusCode, 204);
+    const allowed = String(res.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/);
+    for (const header of ['authorization', 'content-type', 'last-event-id', 'mcp-protocol-version']) {
+      assert.ok(allowed.includes(header), header);
+    }
+    await app.close();
+  });
+
   it('trusts an origin equal to Host only for a host the Host check accepts', async () => {
     const { app } = await shellWith([echoRoute('/api/ping')]);
     const rebinding = await app.inject({

@@ -11,7 +11,13 @@ import { HttpError } from '../http-error.js';
 import type { HostPolicy } from './host.js';
 
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
-const ALLOW_HEADERS = 'Content-Type, Authorization, If-Match, If-None-Match';
+/**
+ * Request headers a page may send: besides the API's own, the one an event stream read with
+ * `fetch` resumes by (a page that sends a token cannot use `EventSource`), and the protocol
+ * version an MCP client sends on every request after `initialize`.
+ */
+const ALLOW_HEADERS =
+  'Content-Type, Authorization, If-Match, If-None-Match, Last-Event-ID, Mcp-Protocol-Version';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function allowedOrigin(origin: string, hostHeader: string | undefined, hosts: HostPolicy): string | null {
