@@ -9,6 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { BODY_LIMIT, installBodyParser } from './body-parser.js';
 import type { AppContext } from './context.js';
+import { clientErrorHandler } from './client-error.js';
 import { installErrorHandler } from './error-handler.js';
 import { installGates, type GateDeps } from './gates/index.js';
 import { openApiOptions } from './openapi.js';
@@ -43,8 +44,12 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     requestTimeout: REQUEST_TIMEOUT_MS,
     logController: new OneLinePerRequest(),
     exposeHeadRoutes: false,
-    // %2F in task ids must survive routing; find-my-way decodes params after matching.
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 2048 },
+    // %2F in task ids must survive routing; find-my-way decodes params after matching. No
+    // parameter is too long for the router: a longer one answered 414 from the router before any
+    // gate ran, outside the error envelope. Node's header limit (16 KB, the request line
+    // included) bounds them.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 65_536 },
+    clientErrorHandler,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();

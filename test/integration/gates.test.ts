@@ -155,6 +155,40 @@ describe('auth decides on the route the router serves', () => {
   });
 });
 
+describe('requests the router or the HTTP parser refuse', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ token: TOKEN, files: { [TASK]: ALPHA } });
+  });
+  after(() => server.cleanup());
+
+  it('judges a long path parameter by the gates, then answers it in the envelope', async () => {
+    const long = 'a'.repeat(3_000);
+    for (const route of [`/api/tasks/${long}`, `/api/webhooks/${long}`, `/api/webhooks/deliveries/${long}`]) {
+      const foreign = await raw(server, 'GET', route, {
+        host: 'evil.example',
+        authorization: `Bearer ${TOKEN}`,
+      });
+      assert.equal(foreign.status, 403, `${route.slice(0, 20)}: ${foreign.body.slice(0, 80)}`);
+      assert.equal((await raw(server, 'GET', route)).status, 401);
+      const authed = await raw(server, 'GET', route, { authorization: `Bearer ${TOKEN}` });
+      assert.equal(authed.status, 404);
+      assert.equal(JSON.parse(authed.body).success, false);
+      assert.doesNotMatch(authed.body, /aaaaaaaaaa/, 'the path is not echoed back');
+    }
+  });
+
+  it('answers a request whose headers are too large in the envelope, on a closed connection', async () => {
+    const res = await raw(server, 'GET', '/api/health', { 'x-filler': 'x'.repeat(20_000) });
+    assert.equal(res.status, 431);
+    assert.equal(res.headers.connection, 'close');
+    assert.deepEqual(JSON.parse(res.body), {
+      success: false,
+      error: 'Request header fields (or the URL) too large',
+    });
+  });
+});
+
 describe('Host check and cross-site requests', () => {
   let server: TestServer;
   before(async () => {

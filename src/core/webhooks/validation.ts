@@ -8,12 +8,16 @@ import { isStandardSecret } from './signer.js';
 import type { DeliveryFilter } from './delivery-store.js';
 import { DELIVERY_STATUSES, type SigningScheme, type WebhookInput, type WebhookPatch } from './types.js';
 
+/** The longest webhook id (ids are path segments of the webhook routes). */
+const MAX_ID_LENGTH = 256;
+
 /** User-facing messages; the HTTP schemas reuse them so every entry point says the same. */
 export const WEBHOOK_MESSAGES = {
   url: 'URL is required and must be a string',
   urlFormat: 'URL must be an absolute http:// or https:// URL',
   events: 'Events array is required and must contain valid webhook events',
   id: 'id must be a string',
+  idForm: `id must be at most ${MAX_ID_LENGTH} characters and not "deliveries" (the delivery log's path)`,
   secret: 'secret must be a string',
   standardSecret:
     'signing "standard" needs a whsec_ secret (base64 of 24 to 64 bytes); omit the secret to have one generated',
@@ -44,6 +48,10 @@ export function checkInput(input: WebhookInput): void {
   checkUrl(input.url);
   checkEvents(input.events);
   checkType(input.id, 'string', 'id');
+  // Every id must be addressable by /api/webhooks/:id, whose `deliveries` is the delivery log.
+  if (typeof input.id === 'string' && (input.id.length > MAX_ID_LENGTH || input.id === 'deliveries')) {
+    throw invalid(WEBHOOK_MESSAGES.idForm, { field: 'id' });
+  }
   checkType(input.secret, 'string', 'secret');
   checkType(input.active, 'boolean', 'active');
   checkType(input.corsHeaders, 'boolean', 'corsHeaders');

@@ -58,7 +58,10 @@ const CreateBody = Type.Intersect(
     Type.Object({
       events: Type.Array(EventNameSchema, { minItems: 1, errorMessage: M.events }),
       id: Type.Optional(
-        Type.String({ errorMessage: M.id, description: 'Generated (wh_…) when omitted or empty' }),
+        Type.String({
+          errorMessage: M.id,
+          description: `Generated (wh_…) when omitted or empty; ${M.idForm}`,
+        }),
       ),
       secret: Type.Optional(
         Type.String({

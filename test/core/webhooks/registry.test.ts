@@ -149,6 +149,9 @@ describe('webhook registry', () => {
       /^Webhook URL is not allowed: 169\.254\.169\.254 is a link-local/,
     ],
     ['own address', { url: 'http://127.0.0.1:8080/api/tasks', events: ['task.created'] }, /own address/],
+    // Not addressable by /api/webhooks/:id: its `deliveries` is the delivery log.
+    ['the id "deliveries"', { url: URL, events: ['task.created'], id: 'deliveries' }, /not "deliveries"/],
+    ['an id of 257 characters', { url: URL, events: ['task.created'], id: 'w'.repeat(257) }, /at most 256/],
   ];
   for (const [what, input, message] of bad) {
     it(`rejects ${what} and changes nothing`, async () => {
