@@ -5,12 +5,16 @@ import { echoRoute, shellWith } from '../../../test/helpers/http-shell.js';
 import { tokenMatches } from './auth.js';
 
 describe('tokenMatches', () => {
-  it('accepts exactly "Bearer <token>"', () => {
+  it('accepts exactly "Bearer <token>", the scheme in any case', () => {
     assert.equal(tokenMatches('Bearer abc', 'abc'), true);
+    assert.equal(tokenMatches('bearer abc', 'abc'), true);
+    assert.equal(tokenMatches('BEARER  abc', 'abc'), true);
     assert.equal(tokenMatches('Bearer abcd', 'abc'), false);
     assert.equal(tokenMatches('Bearer ab', 'abc'), false);
+    assert.equal(tokenMatches('Bearer  abc ', 'abc'), false);
     assert.equal(tokenMatches('abc', 'abc'), false);
-    assert.equal(tokenMatches('bearer abc', 'abc'), false);
+    assert.equal(tokenMatches('Bearerabc', 'abc'), false);
+    assert.equal(tokenMatches('Basic abc', 'abc'), false);
     assert.equal(tokenMatches(undefined, 'abc'), false);
   });
 });

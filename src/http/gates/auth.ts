@@ -10,10 +10,14 @@ import type { AuthLockout } from './auth-lockout.js';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
+/** `Bearer <token>`; the scheme's name in any case, as HTTP's authentication schemes are. */
+const BEARER = /^bearer +/i;
+
 /** Constant-time token check: comparing fixed-length digests hides both content and length. */
 export function tokenMatches(header: string | undefined, token: string): boolean {
-  if (!header?.startsWith('Bearer ')) return false;
-  return timingSafeEqual(digest(header.slice(7)), digest(token));
+  const scheme = BEARER.exec(header ?? '');
+  if (!header || !scheme) return false;
+  return timingSafeEqual(digest(header.slice(scheme[0].length)), digest(token));
 }
 
 export function authGate(

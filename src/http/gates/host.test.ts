@@ -44,6 +44,13 @@ describe('Host check', () => {
     }
   });
 
+  it('bound to another loopback address: that address too, as the listening line prints it', () => {
+    const policy = new HostPolicy({ bindHost: '127.0.0.2', machineName: 'box' });
+    for (const ok of ['127.0.0.2:8080', '127.0.0.1:8080', 'localhost'])
+      assert.equal(allows(policy, ok), true, ok);
+    for (const bad of ['127.0.0.3:8080', '192.168.1.5', 'box']) assert.equal(allows(policy, bad), false, bad);
+  });
+
   it('bound to a LAN address: also IP addresses and the machine name, never foreign names', () => {
     const policy = new HostPolicy({ bindHost: '0.0.0.0', machineName: 'Box' });
     for (const ok of ['192.168.1.5:8080', '[fe80::1]:8080', 'box:8080', 'box.local', 'localhost']) {

@@ -1,7 +1,8 @@
 /**
  * Host check (DNS rebinding): a page on a foreign name that an attacker points at this machine
  * sends its own name in `Host`. Every request, whatever its path, must name this server:
- * - always allowed: `localhost`, `127.0.0.1`, `[::1]` (any port) and the `--allowed-hosts` entries;
+ * - always allowed: `localhost`, `127.0.0.1`, `[::1]` (any port), the address the server is bound
+ *   to and the `--allowed-hosts` entries;
  * - when bound to a non-loopback address (which requires a token), also any IP address and this
  *   machine's host name, so the settings page works from a LAN address: a rebinding attack needs a
  *   DNS name, and an IP address in Host only comes from a page that this server itself served.
@@ -44,6 +45,9 @@ export class HostPolicy {
         this.named.add(entry.slice(1));
       } else this.named.add(entry);
     }
+    // The address the server is bound to, as its listening line prints it (`--host 127.0.0.2`).
+    const family = isIP(options.bindHost);
+    if (family !== 0) this.named.add(family === 6 ? `[${options.bindHost}]` : options.bindHost);
     this.lan = !isLoopbackHost(options.bindHost);
     const machine = (options.machineName ?? os.hostname()).toLowerCase();
     if (machine !== '') {
