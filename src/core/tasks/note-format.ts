@@ -12,7 +12,7 @@
  * The read schema is tuned so both parsers give the same values (test/core/tasks/note-format.test.ts).
  */
 import jsyaml from 'js-yaml';
-import { Document, isMap, isScalar, parseDocument, type ToStringOptions } from 'yaml';
+import { Document, isMap, isScalar, parseDocument, type Pair, type ToStringOptions } from 'yaml';
 import { detachString } from '../detach-string.js';
 import { readPlainYaml } from './plain-yaml.js';
 
@@ -115,6 +115,13 @@ export function serializeNewNote(frontmatter: Record<string, unknown>, details: 
   return `---\n${doc.toString(YAML_OUT)}---\n\n${body === '' ? '' : `${body}\n`}`;
 }
 
+const keyOf = (pair: Pair): unknown => (isScalar(pair.key) ? pair.key.value : pair.key);
+
+/** How many times the frontmatter mapping has `key`. */
+function countKey(doc: Document, key: string): number {
+  return isMap(doc.contents) ? doc.contents.items.filter((pair) => keyOf(pair) === key).length : 0;
+}
+
 /**
  * Deletes a key; a comment written above it moves to the next key (or the end of the document),
  * so removing `title:` does not take a file's leading comment with it.
@@ -122,7 +129,7 @@ export function serializeNewNote(frontmatter: Record<string, unknown>, details: 
 function deleteKeepingComments(doc: Document, key: string): void {
   const map = doc.contents;
   if (!isMap(map)) return;
-  const index = map.items.findIndex((pair) => (isScalar(pair.key) ? pair.key.value : pair.key) === key);
+  const index = map.items.findIndex((pair) => keyOf(pair) === key);
   if (index < 0) return;
   const pair = map.items[index]!;
   const comment = isScalar(pair.key) ? pair.key.commentBefore : undefined;
@@ -151,6 +158,9 @@ export function updateNote(text: string, changes: FrontmatterChanges, details?: 
   const doc = parts ? parseYaml(parts.yaml) : new Document({});
   if (!isMap(doc.contents)) doc.contents = doc.createNode({}) as typeof doc.contents;
   for (const [key, value] of changes) {
+    // A key written twice reads as its last value (parseNote): the shadowed earlier ones go, or
+    // the change would land on the first and never be read (nor would a deletion).
+    while (countKey(doc, key) > 1) deleteKeepingComments(doc, key);
     if (value === undefined) {
       deleteKeepingComments(doc, key);
       continue;

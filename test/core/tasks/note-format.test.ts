@@ -118,6 +118,20 @@ describe('updateNote', () => {
     assert.doesNotMatch(out, /title:/);
   });
 
+  it('changes and deletes a key written twice as it reads (the last one), leaving it once', () => {
+    const twice = '---\nstatus: open\npriority: high\nstatus: done\n---\nBody\n';
+    assert.equal(parseNote(twice).frontmatter?.status, 'done');
+    const changed = updateNote(twice, [['status', 'in-progress']]);
+    assert.equal(changed, '---\npriority: high\nstatus: in-progress\n---\nBody\n');
+    assert.equal(parseNote(changed).frontmatter?.status, 'in-progress');
+    assert.equal(updateNote(twice, [['status', undefined]]), '---\npriority: high\n---\nBody\n');
+    // Other keys written twice are left as they are.
+    assert.equal(
+      updateNote(twice, [['priority', 'low']]),
+      '---\nstatus: open\npriority: low\nstatus: done\n---\nBody\n',
+    );
+  });
+
   it('keeps the inline comment of a changed scalar', () => {
     assert.match(updateNote(NOTE, [['title', 'Beta']]), /title: Beta # inline comment/);
   });
