@@ -127,6 +127,54 @@ describe('MCP over Streamable HTTP', () => {
     assert.doesNotMatch(await readFile(path.join(server.vault, 'Tasks/Daily.md'), 'utf8'), /timeEstimate/);
   });
 
+  it('answers a query as the API does: the same message for a bad node, nodes without ids taken', async () => {
+    const client = await connect();
+    const auth = { Authorization: `Bearer ${TOKEN}` };
+    const bad: Array<Record<string, unknown>> = [
+      { type: 'condition', id: 'c', property: 'status', operator: 'equals', value: 'open' },
+      { type: 'condition', id: 'c', property: 'status', operator: 'is', value: { a: 1 } },
+      {
+        type: 'group',
+        id: 'g',
+        conjunction: 'and',
+        children: [{ type: 'condition', property: 'nope', operator: 'is', value: 1 }],
+      },
+    ];
+    for (const node of bad) {
+      const query = { type: 'group', id: 'root', conjunction: 'and', children: [node] };
+      const viaApi = await server.request('POST', '/api/tasks/query', query, auth);
+      assert.equal(viaApi.status, 400, JSON.stringify(node));
+      const tool = toolJson(
+        await client.callTool({
+          name: 'tasknotes_query_tasks',
+          arguments: { conjunction: 'and', children: [node] },
+        }),
+        true,
+      );
+      // The API names the root `root`, the tool `mcp-root`: the rest of the message is the same.
+      assert.equal(tool.error.replace('mcp-root', 'root'), viaApi.body.error);
+    }
+    const noIds = toolJson(
+      await client.callTool({
+        name: 'tasknotes_query_tasks',
+        arguments: {
+          conjunction: 'and',
+          children: [
+            {
+              type: 'group',
+              conjunction: 'or',
+              children: [{ type: 'condition', property: 'status', operator: 'is', value: 'open' }],
+            },
+          ],
+        },
+      }),
+    );
+    assert.ok(Object.values(noIds).flat().length > 0);
+    const negative = await client.callTool({ name: 'tasknotes_list_tasks', arguments: { limit: -5 } });
+    assert.equal(negative.isError, true);
+    assert.match((negative.content as Array<{ text: string }>)[0]!.text, /limit/);
+  });
+
   it('needs the token, refuses foreign origins, and answers 405 on GET and DELETE (406 without Accept)', async () => {
     await assert.rejects(connect({}), /401|Authentication required/);
     await assert.rejects(

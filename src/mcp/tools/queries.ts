@@ -7,31 +7,38 @@ import { z } from 'zod';
 import { OPERATORS } from '../../core/query/types.js';
 import { defineTool } from '../tool.js';
 
-const VALUE = z.union([z.string(), z.array(z.string()), z.number(), z.boolean(), z.null()]);
-
-const CONDITION = z.object({
-  type: z.literal('condition'),
-  id: z.string(),
-  property: z
-    .string()
-    .describe("Filter property (e.g. 'status', 'priority', 'due', 'tags', 'projects', 'contexts')"),
-  operator: z.enum(OPERATORS).describe(`Filter operator. Valid operators: ${OPERATORS.join(', ')}`),
-  value: VALUE,
-});
-
-interface Group {
-  type: 'group';
-  id: string;
-  conjunction: 'and' | 'or';
-  children: Array<z.infer<typeof CONDITION> | Group>;
+/** A node of the filter tree (a condition or a group), as agents are told it. */
+interface FilterNode {
+  type: 'condition' | 'group';
+  id?: string | undefined;
+  property?: string | undefined;
+  operator?: string | undefined;
+  value?: unknown;
+  conjunction?: 'and' | 'or' | undefined;
+  children?: FilterNode[] | undefined;
 }
 
-const GROUP: z.ZodType<Group> = z.lazy(() =>
+/**
+ * Only the tree's outline is checked here. The query service's validator (core/query/validate.ts)
+ * checks the rest, as for `POST /api/tasks/query`, and says what is wrong and where: a strict
+ * schema of conditions and groups answered every mistake with one "Invalid input at children[0]",
+ * and refused the nodes without an id that the API takes.
+ */
+const NODE: z.ZodType<FilterNode> = z.lazy(() =>
   z.object({
-    type: z.literal('group'),
-    id: z.string(),
-    conjunction: z.enum(['and', 'or']),
-    children: z.array(z.union([CONDITION, GROUP])),
+    type: z.enum(['condition', 'group']),
+    id: z.string().optional().describe('An optional label'),
+    property: z
+      .string()
+      .optional()
+      .describe("Condition: the property (e.g. 'status', 'priority', 'due', 'tags', 'projects', 'contexts')"),
+    operator: z
+      .string()
+      .optional()
+      .describe(`Condition: one of ${OPERATORS.join(', ')}`),
+    value: z.unknown().optional().describe('Condition: a string, a number, a boolean or a list of strings'),
+    conjunction: z.enum(['and', 'or']).optional().describe('Group: how its children combine'),
+    children: z.array(NODE).optional().describe('Group: its conditions and groups'),
   }),
 );
 
@@ -41,11 +48,11 @@ export const queryTools = [
     description: 'Query tasks using advanced filters with AND/OR logic, sorting, and grouping',
     input: z.object({
       conjunction: z.enum(['and', 'or']).describe('How to combine filter conditions'),
-      children: z.array(z.union([CONDITION, GROUP])).describe('Filter conditions or nested groups'),
+      children: z.array(NODE).describe('Filter conditions or nested groups'),
       sortKey: z.string().optional().describe("Sort by field (e.g. 'due', 'priority', 'title', 'status')"),
       sortDirection: z.enum(['asc', 'desc']).optional().describe('Sort direction'),
       groupKey: z.string().optional().describe("Group by field (e.g. 'priority', 'status', 'projects')"),
-      limit: z.number().optional().describe('At most this many tasks (default: all)'),
+      limit: z.number().optional().describe('At most this many tasks (default: all; at least 1)'),
       offset: z.number().optional().describe('Number of tasks to skip first'),
     }),
     annotations: { readOnlyHint: true },

@@ -35,13 +35,13 @@ export const taskTools = [
     name: 'tasknotes_list_tasks',
     description: 'List all tasks with optional pagination',
     input: z.object({
-      limit: z.number().optional().describe('Max tasks to return'),
-      offset: z.number().optional().describe('Number of tasks to skip'),
+      limit: z.number().int().min(1).optional().describe('Max tasks to return (default: all)'),
+      offset: z.number().int().min(0).optional().describe('Number of tasks to skip'),
     }),
     annotations: { readOnlyHint: true },
     run: async (ctx, { limit, offset }) => {
-      const start = Math.max(offset ?? 0, 0);
-      const page = ctx.services.tasks.page(start, limit ? limit : Infinity);
+      const start = offset ?? 0;
+      const page = ctx.services.tasks.page(start, limit ?? Infinity);
       return { tasks: page.tasks, total: page.total, offset: start, returned: page.tasks.length };
     },
   }),
