@@ -38,10 +38,17 @@ interface Split {
   rest: string;
 }
 
+/**
+ * A byte order mark some Windows editors write before the text: the frontmatter follows it, and
+ * a write keeps it (see updateNote).
+ */
+const BOM = '\uFEFF';
+
 function split(text: string): Split | null {
-  const m = FRONTMATTER_RE.exec(text);
+  const start = text.startsWith(BOM) ? BOM.length : 0;
+  const m = FRONTMATTER_RE.exec(start === 0 ? text : text.slice(start));
   if (!m) return null;
-  return { yaml: m[1]!, rest: text.slice(m[0].length) };
+  return { yaml: m[1]!, rest: text.slice(start + m[0].length) };
 }
 
 function toDetails(body: string): string {
@@ -151,10 +158,16 @@ export type FrontmatterChanges = ReadonlyArray<readonly [key: string, value: unk
 /**
  * Applies key changes to a note's frontmatter, preserving untouched keys, their order and
  * comments. `details` replaces the body when given (rebuilt as `\n<details>\n`); otherwise the
- * body is kept exactly.
+ * body is kept exactly. The note keeps its byte order mark, and a note with CRLF line endings
+ * (its first line's) gets CRLF in what is written, so a Windows editor's note never mixes both.
  */
 export function updateNote(text: string, changes: FrontmatterChanges, details?: string): string {
-  const parts = split(text);
+  const bom = text.startsWith(BOM) ? BOM : '';
+  const note = bom === '' ? text : text.slice(bom.length);
+  // What this writes (the block, a new body) takes the note's line ending; a kept body stays as is.
+  const eol = /^[^\n]*\r\n/.test(note) ? '\r\n' : '\n';
+  const lines = (generated: string): string => (eol === '\n' ? generated : generated.replace(/\n/g, eol));
+  const parts = split(note);
   const doc = parts ? parseYaml(parts.yaml) : new Document({});
   if (!isMap(doc.contents)) doc.contents = doc.createNode({}) as typeof doc.contents;
   for (const [key, value] of changes) {
@@ -170,13 +183,13 @@ export function updateNote(text: string, changes: FrontmatterChanges, details?: 
     if (isScalar(existing) && value !== null && typeof value !== 'object') existing.value = value;
     else doc.set(key, doc.createNode(value));
   }
-  const yaml = doc.toString(YAML_OUT);
+  const block = lines(`---\n${doc.toString(YAML_OUT)}---\n`);
   let rest: string;
   if (details !== undefined) {
     const body = details.replace(/\r\n/g, '\n').replace(/\s+$/, '');
-    rest = body.trim() === '' ? '\n' : `\n${body}\n`;
+    rest = lines(body.trim() === '' ? '\n' : `\n${body}\n`);
   } else {
-    rest = parts ? parts.rest : text === '' ? '\n' : `\n${text}`;
+    rest = parts ? parts.rest : note === '' ? lines('\n') : `${eol}${note}`;
   }
-  return `---\n${yaml}---\n${rest}`;
+  return `${bom}${block}${rest}`;
 }

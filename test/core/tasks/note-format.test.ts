@@ -132,6 +132,28 @@ describe('updateNote', () => {
     );
   });
 
+  it('reads the frontmatter after a byte order mark, and keeps the mark when writing', () => {
+    const marked = '\uFEFF---\nstatus: open\ntags: [task]\n---\nBody\n';
+    assert.deepEqual(parseNote(marked), { frontmatter: { status: 'open', tags: ['task'] }, details: 'Body' });
+    assert.equal(
+      updateNote(marked, [['status', 'done']]),
+      '\uFEFF---\nstatus: done\ntags: [ task ]\n---\nBody\n',
+    );
+  });
+
+  it('writes CRLF into a CRLF note (the block and a new body), and keeps its body as it was', () => {
+    const windows = '---\r\nstatus: open\r\n---\r\nLine one\r\nLine two\n';
+    assert.equal(
+      updateNote(windows, [['status', 'done']]),
+      '---\r\nstatus: done\r\n---\r\nLine one\r\nLine two\n',
+    );
+    assert.equal(
+      updateNote(windows, [['due', '2026-01-15']], 'New\nbody'),
+      '---\r\nstatus: open\r\ndue: 2026-01-15\r\n---\r\n\r\nNew\r\nbody\r\n',
+    );
+    assert.equal(parseNote(updateNote(windows, [['status', 'done']])).frontmatter?.status, 'done');
+  });
+
   it('keeps the inline comment of a changed scalar', () => {
     assert.match(updateNote(NOTE, [['title', 'Beta']]), /title: Beta # inline comment/);
   });
