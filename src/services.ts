@@ -149,7 +149,7 @@ async function openServices({
     journal,
     steps: [
       (now) => webhooks.prune(config.retention, now),
-      (now) => journal.prune(config.retention, now, webhooks.oldestEventSeq()),
+      (now) => journal.prune(config.retention, now, webhooks.referencedEventSeqs()),
     ],
   });
   stops.push(async () => maintenance.stop());

@@ -57,7 +57,7 @@ export class EventJournal {
   private readonly since;
   private readonly sinceNamed;
   private readonly latest;
-  private readonly oldest;
+  private readonly tailStart;
   private readonly appendTx;
   /** Entries appended in this turn's transaction, announced once it commits. */
   private batch: JournalEntry[] = [];
@@ -79,7 +79,12 @@ export class EventJournal {
         'AND name IN (SELECT value FROM json_each(?)) ORDER BY seq LIMIT ?',
     );
     this.latest = db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM events');
-    this.oldest = db.prepare<[], { seq: number | null }>('SELECT min(seq) AS seq FROM events');
+    // Sequence numbers are consecutive (a rowid is the largest plus one) until pruning leaves gaps:
+    // the start of the last unbroken run, found through the primary key.
+    this.tailStart = db.prepare<[], { seq: number }>(
+      'SELECT e.seq AS seq FROM events e WHERE NOT EXISTS (SELECT 1 FROM events p WHERE p.seq = e.seq - 1) ' +
+        'ORDER BY e.seq DESC LIMIT 1',
+    );
     this.appendTx = db.transaction((name: JournalEventName, at: number, envelope: string): JournalEntry => {
       const seq = Number(this.insert.run(name, at, envelope).lastInsertRowid);
       const entry: JournalEntry = { seq, name, at, envelope };
@@ -160,22 +165,30 @@ export class EventJournal {
     return this.latest.get()?.seq ?? 0;
   }
 
-  /** Sequence number of the oldest entry still kept; undefined when the journal is empty. */
-  oldestSeq(): number | undefined {
-    return this.oldest.get()?.seq ?? undefined;
+  /**
+   * The first sequence number from which every entry up to the newest is kept; undefined when the
+   * journal is empty. Entries before it were pruned, except those a kept delivery still refers
+   * to (see prune), which are out of retention for everyone else: a stream does not replay them.
+   */
+  completeFrom(): number | undefined {
+    return this.tailStart.get()?.seq;
   }
 
   /**
    * Removes entries older than the policy allows, except the newest (so sequence numbers are
-   * never reused) and those from `keepFrom` on (events that retained deliveries still refer to).
-   * Returns how many were removed.
+   * never reused) and those `referenced` (events that kept deliveries still send). Keeping every
+   * entry from the oldest referenced one on, as before, let one delivery that stayed pending for
+   * weeks keep the whole journal since. Returns how many were removed.
    */
-  prune(policy: RetentionPolicy, now: number, keepFrom = Infinity): number {
+  prune(policy: RetentionPolicy, now: number, referenced: readonly number[] = []): number {
     const latest = this.latestSeq();
-    const floor = Math.min(latest, keepFrom);
-    const statement = this.db.prepare('DELETE FROM events WHERE seq < ? AND (at < ? OR seq <= ?)');
+    const statement = this.db.prepare(
+      'DELETE FROM events WHERE seq < ? AND (at < ? OR seq <= ?) AND seq NOT IN (SELECT value FROM json_each(?))',
+    );
     return this.store.write(
-      () => statement.run(floor, now - policy.maxAgeMs, latest - policy.maxRecords).changes,
+      () =>
+        statement.run(latest, now - policy.maxAgeMs, latest - policy.maxRecords, JSON.stringify(referenced))
+          .changes,
     );
   }
 }

@@ -251,12 +251,12 @@ export class DeliveryStore {
     );
   }
 
-  /** The oldest event any kept delivery refers to (the journal keeps it and what follows). */
-  oldestEventSeq(): number | undefined {
-    return (
-      this.db.prepare<[], { seq: number | null }>('SELECT min(event_seq) AS seq FROM deliveries').get()
-        ?.seq ?? undefined
-    );
+  /** The events kept deliveries refer to (the journal keeps them). */
+  referencedEventSeqs(): number[] {
+    return this.db
+      .prepare<[], { seq: number }>('SELECT DISTINCT event_seq AS seq FROM deliveries')
+      .all()
+      .map((row) => row.seq);
   }
 }
 

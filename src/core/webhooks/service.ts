@@ -66,8 +66,8 @@ export interface WebhookService {
   ping(id: string): DeliveryRecord;
   /** Removes old finished deliveries (store retention). */
   prune(policy: RetentionPolicy, now: number): void;
-  /** The oldest journal entry a kept delivery refers to. */
-  oldestEventSeq(): number | undefined;
+  /** The journal entries kept deliveries refer to. */
+  referencedEventSeqs(): number[];
   /** Hears which webhooks' deliveries changed (the settings page's live log). */
   onActivity(listener: ActivityListener): () => void;
   /** Stops sending (in-flight attempts get a moment to finish). */
@@ -148,7 +148,7 @@ export async function createWebhookService(deps: WebhookServiceDeps): Promise<We
       return deliveries.latest(id) as DeliveryRecord;
     },
     prune: (policy, now) => void deliveries.prune(policy, now),
-    oldestEventSeq: () => deliveries.oldestEventSeq(),
+    referencedEventSeqs: () => deliveries.referencedEventSeqs(),
     onActivity: (listener) => activity.subscribe(listener),
     async stop() {
       unsubscribe();

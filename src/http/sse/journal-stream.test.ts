@@ -123,12 +123,29 @@ describe('JournalStream', () => {
   it('says when entries before the oldest kept one were pruned, and replays from it', async () => {
     append(10);
     journal.prune({ maxAgeMs: 0, maxRecords: 4 }, clock.now() + 1);
-    const oldest = journal.oldestSeq() as number;
+    const oldest = journal.completeFrom() as number;
     const client = new Client();
     open(client, 2);
     await settle();
     assert.match(client.comments[0] ?? '', new RegExp(`events 3 to ${oldest - 1} are no longer kept`));
     assert.equal(client.ids()[0], oldest);
+  });
+
+  it('replays no entry kept only for a delivery below the pruned ones, and says what is gone', async () => {
+    const first = journal.latestSeq() + 1;
+    append(10);
+    // The last four are kept by count, and entry `first + 1` for a delivery; the rest go.
+    journal.prune({ maxAgeMs: 1e12, maxRecords: 4 }, clock.now(), [first + 1]);
+    const from = journal.completeFrom() as number;
+    assert.equal(from, first + 6);
+    const client = new Client();
+    open(client, first);
+    await settle();
+    assert.match(
+      client.comments[0] ?? '',
+      new RegExp(`events ${first + 1} to ${from - 1} are no longer kept`),
+    );
+    assert.deepEqual(client.ids(), [from, from + 1, from + 2, from + 3]);
   });
 
   it('finish() ends the stream and stops following', async () => {

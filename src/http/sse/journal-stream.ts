@@ -15,7 +15,7 @@ import { SseStream, type SseStreamOptions } from './sse-stream.js';
 
 export { HEARTBEAT_MS, STALL_MS } from './sse-stream.js';
 
-export type JournalFeed = Pick<EventJournal, 'subscribe' | 'eventsSince' | 'latestSeq' | 'oldestSeq'>;
+export type JournalFeed = Pick<EventJournal, 'subscribe' | 'eventsSince' | 'latestSeq' | 'completeFrom'>;
 
 export interface JournalStreamOptions extends SseStreamOptions {
   journal: JournalFeed;
@@ -42,11 +42,10 @@ export class JournalStream extends SseStream {
     // Subscribed in the same synchronous turn as the first read of the journal below (in
     // _read): no entry can be journaled in between, so none is missed or sent twice.
     this.unsubscribe = journal.subscribe((entry) => this.onEntry(entry));
-    const oldest = journal.oldestSeq();
-    if (oldest !== undefined && oldest > after + 1) {
-      this.push(
-        sseComment(`events ${after + 1} to ${oldest - 1} are no longer kept; replaying from ${oldest}`),
-      );
+    const from = journal.completeFrom();
+    if (from !== undefined && from > after + 1) {
+      this.push(sseComment(`events ${after + 1} to ${from - 1} are no longer kept; replaying from ${from}`));
+      this.seen = from - 1;
     }
   }
 

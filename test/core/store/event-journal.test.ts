@@ -45,7 +45,7 @@ describe('event journal', () => {
     );
     assert.deepEqual(journal.eventsSince(0), [a, b]);
     assert.equal(journal.latestSeq(), b.seq);
-    assert.equal(journal.oldestSeq(), a.seq);
+    assert.equal(journal.completeFrom(), a.seq);
   });
 
   it('replays after a sequence number, by name and in pages', () => {
@@ -122,11 +122,16 @@ describe('event journal', () => {
     const now = T0 + 9 * DAY;
     // 7 days: entries of days 0 and 1 go (day 2 is exactly 7 days old and stays).
     assert.equal(journal.prune({ maxAgeMs: 7 * DAY, maxRecords: 100 }, now), 2);
-    assert.equal(journal.oldestSeq(), 3);
-    // 5 records at most, but entries from seq 4 on are still referred to.
-    assert.equal(journal.prune({ maxAgeMs: 7 * DAY, maxRecords: 5 }, now, 4), 1);
-    assert.equal(journal.oldestSeq(), 4);
-    assert.equal(journal.prune({ maxAgeMs: 7 * DAY, maxRecords: 5 }, now), 2);
+    assert.equal(journal.completeFrom(), 3);
+    // 5 records at most (3, 4 and 5 go), but entry 4 is still referred to: only it stays, and
+    // the journal is complete from 6 on.
+    assert.equal(journal.prune({ maxAgeMs: 7 * DAY, maxRecords: 5 }, now, [4]), 2);
+    assert.deepEqual(
+      journal.eventsSince(0).map((e) => e.seq),
+      [4, 6, 7, 8, 9, 10],
+    );
+    assert.equal(journal.completeFrom(), 6);
+    assert.equal(journal.prune({ maxAgeMs: 7 * DAY, maxRecords: 5 }, now), 1);
     assert.deepEqual(
       journal.eventsSince(0).map((e) => e.seq),
       [6, 7, 8, 9, 10],
