@@ -2,11 +2,12 @@
  * `taskdown mcp`: the MCP tools on stdin/stdout for a desktop agent that starts its MCP servers
  * as child processes, speaking nothing but JSON-RPC on stdout (logs go to stderr).
  *
- * When a `taskdown serve` already runs on the data dir and vault, the process forwards the agent's
- * messages to that server's `/mcp` (src/cli/mcp-forward.ts): one Taskdown per data dir, and the agent sees
- * what the server's other clients do. Otherwise it opens the vault itself, with every service a
- * `serve` runs (webhooks, reminders, pomodoro timers), and ends when the agent closes stdin, or on
- * SIGINT/SIGTERM, after persisting state.
+ * When a `taskdown serve` already runs on the data dir and vault, the process forwards the
+ * agent's messages to that server's `/mcp` (src/cli/mcp-forward.ts): one Taskdown per data dir,
+ * and the agent sees what the server's other clients do; a `serve` of another vault there is
+ * refused. Otherwise it opens the vault itself, with every service a `serve` runs (webhooks,
+ * reminders, pomodoro timers), and ends when the agent closes stdin, or on SIGINT/SIGTERM, after
+ * persisting state.
  */
 import { realpathSync } from 'node:fs';
 import type { ServerConfig } from '../config/config.js';
