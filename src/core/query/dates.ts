@@ -1,11 +1,13 @@
 /**
  * Date handling of FilterQuery (as in the TaskNotes plugin). Stored dates are
- * `YYYY-MM-DD` or `YYYY-MM-DDTHH:mm[:ss[.sss]]` with an optional offset; comparisons treat times
- * as naive wall-clock (the offset is ignored, as the reference does), and a date-only value
- * counts as the end of its day when compared with a date-time. "Today" is the LOCAL calendar day
+ * `YYYY-MM-DD` or `YYYY-MM-DDTHH:mm[:ss[.sss]]` with an optional offset; comparisons place times
+ * on the server's local wall clock: a time without an offset as written (the plugin's format), one
+ * with an offset or `Z` at the local time of the instant it names (the reference ignored the
+ * offset, so `…T14:00:00Z` counted as 14:00 local in every zone), and a date-only value counts
+ * as the end of its day when compared with a date-time. "Today" is the LOCAL calendar day
  * everywhere (docs/api-decisions.md; unlike the TaskNotes plugin's UTC overdue).
  */
-import { addDays, isDay } from '../recurrence/day.js';
+import { addDays, isDay, localDay } from '../recurrence/day.js';
 
 const DATE_TIME_RE =
   /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -53,7 +55,12 @@ function parseUncached(value: string): ParsedDate | undefined {
   const minutes = Number(m[3]);
   const seconds = m[4] === undefined ? 0 : Number(m[4]);
   if (hours > 23 || minutes > 59 || seconds > 59) return undefined;
-  return { day, hasTime: true, instant: base + (hours * 60 + minutes) * MINUTE_MS };
+  const offset = m[5];
+  if (offset === undefined) return { day, hasTime: true, instant: base + (hours * 60 + minutes) * MINUTE_MS };
+  const zone = offset === 'Z' || offset.includes(':') ? offset : `${offset.slice(0, 3)}:${offset.slice(3)}`;
+  const at = Date.parse(`${day}T${m[2]}:${m[3]}:${String(seconds).padStart(2, '0')}${zone}`);
+  if (Number.isNaN(at)) return undefined;
+  return { day: localDay(at), hasTime: true, instant: localWallInstant(at) };
 }
 
 const RELATIVE: Array<[RegExp, (n: number) => number]> = [

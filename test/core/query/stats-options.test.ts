@@ -24,6 +24,27 @@ describe('local dates', () => {
     assert.equal(isPastDue('not a date', '2026-11-23', NOW), false);
   });
 
+  it('places a time with an offset or Z at the local time of the instant it names', () => {
+    // NOW is 01:00 on 2026-11-23 in Auckland.
+    assert.equal(isPastDue('2026-11-22T11:30:00Z', '2026-11-23', NOW), true); // 00:30 local
+    assert.equal(isPastDue('2026-11-22T12:30:00Z', '2026-11-23', NOW), false); // 01:30 local
+    assert.equal(isPastDue('2026-11-23T00:30', '2026-11-23', NOW), true); // naive: as written
+    assert.equal(isPastDue('2026-11-22T07:30:00-05:00', '2026-11-23', NOW), false); // 01:30 local
+    assert.equal(isPastDue('2026-11-23T00:30+1300', '2026-11-23', NOW), true);
+    assert.equal(parseDate('2026-11-22T12:30:00Z')?.day, '2026-11-23');
+    // The same instant written three ways sorts as one.
+    const instants = ['2026-11-23T01:30', '2026-11-22T12:30:00Z', '2026-11-22T07:30:00-05:00'].map(
+      (v) => parseDate(v)?.instant,
+    );
+    assert.equal(new Set(instants).size, 1);
+    const stats = taskStats(
+      [task('z.md', { due: '2026-11-22T11:30:00Z' }), task('later.md', { due: '2026-11-22T12:30:00Z' })],
+      completed,
+      NOW,
+    );
+    assert.equal(stats.overdue, 1);
+  });
+
   it('parses dates strictly', () => {
     assert.equal(parseDate('2026-02-29'), undefined);
     assert.equal(parseDate('2026-01-01T24:00'), undefined);
