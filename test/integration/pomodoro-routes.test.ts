@@ -185,4 +185,42 @@ describe('pomodoro routes (in-process server, manual clock)', () => {
       25 * MINUTE,
     );
   });
+
+  it('follows its task when the task is renamed, and stops tracking on it there', async () => {
+    await server.request('POST', '/api/pomodoro/stop'); // the break the last test's session began
+    const created = await server.request('POST', '/api/tasks', { title: 'Focus A' });
+    assert.equal(created.status, 201, created.text);
+    const start = await server.request('POST', '/api/pomodoro/start', {
+      taskId: created.body.data.path,
+      duration: 1,
+    });
+    assert.equal(start.status, 200, start.text);
+    const renamed = await server.request('PUT', `/api/tasks/${encodeURIComponent(created.body.data.path)}`, {
+      title: 'Focus B',
+    });
+    assert.equal(renamed.status, 200, renamed.text);
+    const moved = renamed.body.data.path as string;
+    assert.notEqual(moved, created.body.data.path);
+    assert.equal(
+      (await server.request('GET', '/api/pomodoro/status')).body.data.currentSession?.taskPath,
+      moved,
+    );
+
+    const before = receiver.requests.length;
+    await clock.advance(MINUTE);
+    const completed = await waitFor(async () => {
+      await clock.advance(0);
+      return receiver.requests.slice(before).find((r) => r.body.event === 'pomodoro.completed')?.body.data;
+    });
+    assert.equal(completed.task?.path, moved);
+    const stopped = receiver.requests.slice(before).find((r) => r.body.event === 'time.stopped')?.body.data;
+    assert.equal(stopped?.task.path, moved, 'tracking stopped on the renamed task');
+    const active = await server.request('GET', '/api/time/active');
+    assert.deepEqual(
+      (active.body.data.activeSessions as Array<{ task: { path: string } }>).map((s) => s.task.path),
+      [],
+      'no time entry left running',
+    );
+    await server.request('POST', '/api/pomodoro/stop');
+  });
 });

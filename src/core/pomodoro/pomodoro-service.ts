@@ -136,6 +136,22 @@ export class PomodoroService {
     });
   }
 
+  /**
+   * A task the service moved (renamed, archived into another folder): the session and the last
+   * selected task follow it, or the session's tracking would be stopped on a path with no task
+   * and its time entry left open.
+   */
+  followMove(from: string, to: string): Promise<void> {
+    return this.exclusive(async () => {
+      const session = this.state.currentSession;
+      const moved = session?.taskPath === from;
+      if (moved) session.taskPath = to;
+      const selected = this.data.lastSelectedTaskPath === from;
+      if (selected) this.data.lastSelectedTaskPath = to;
+      if (moved || selected) await this.save();
+    });
+  }
+
   /** Cancels timers and waits for pending saves; the running session stays saved as running. */
   async close(): Promise<void> {
     this.closed = true;

@@ -100,6 +100,9 @@ export type { UpdateAdjuster } from './task-update.js';
 /** Runs after toggle-status wrote and emitted (e.g. reconciling a materialized occurrence's parent). */
 export type ToggleHook = (change: { before: TaskInfo; after: TaskInfo }) => Promise<void>;
 
+/** Told of a note this service moved, from its old path to its new one. */
+export type MoveHook = (from: string, to: string) => void;
+
 export interface TaskServiceOptions {
   vault: string;
   dataDir: string;
@@ -179,6 +182,7 @@ export class TaskService {
   private listCache: { version: number; list: TaskInfo[] } | undefined;
   private readonly adjusters: UpdateAdjuster[] = [];
   private readonly toggleHooks: ToggleHook[] = [];
+  private readonly moveHooks: MoveHook[] = [];
   private settingsReload: Promise<void> = Promise.resolve();
   /** Note paths chosen for a create or rename whose write has not finished yet. */
   private readonly reserved = new Set<string>();
@@ -473,6 +477,14 @@ export class TaskService {
     this.toggleHooks.push(hook);
   }
 
+  /**
+   * Registers a hook told of every note this service moves (a rename by title, an archive move),
+   * before the change's event: state that names a task by its path follows it there.
+   */
+  addMoveHook(hook: MoveHook): void {
+    this.moveHooks.push(hook);
+  }
+
   // ---- internals -----------------------------------------------------------------------------
 
   private parseTask(rel: string, text: string): ParsedNote | null {
@@ -711,6 +723,7 @@ export class TaskService {
       return { ...moved, referrers };
     };
     const result = await this.store.withLock(rel, () => this.store.retryOnChange(rel, attempt));
+    if (result.after.path !== rel) for (const hook of this.moveHooks) hook(rel, result.after.path);
     if (result.changed && mode !== 'none') this.emitChange(result.before, result.after, mode);
     if ('referrers' in result && result.after.path !== rel && result.referrers.size > 0) {
       await this.retargetReferences(result.referrers, rel, result.after.path);

@@ -49,6 +49,11 @@ export async function createTracking(deps: {
       stopTracking: async (taskPath, at) => void (await time.stop(taskPath, at)),
     },
   });
+  tasks.addMoveHook((from, to) => {
+    pomodoro
+      .followMove(from, to)
+      .catch((err: unknown) => log.error({ err }, 'pomodoro: following a moved task failed'));
+  });
   const reminders = new ReminderScheduler({
     clock,
     events,
