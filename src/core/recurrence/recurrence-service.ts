@@ -137,7 +137,12 @@ export class RecurrenceService {
     const day = requiredDay(date);
     const parent = this.recurringTask(id);
     const occurrence = this.findOccurrence(parent, day);
-    const { after } = await this.editInstances(parent.path, () => ({ day, action: 'skip' }), precondition);
+    const { before, after } = await this.editInstances(
+      parent.path,
+      () => ({ day, action: 'skip' }),
+      precondition,
+    );
+    if (after === before) return after; // already skipped
     if (occurrence) {
       // Rule 3: the occurrence note is reconciled and no skip event is emitted.
       await this.setOccurrenceSkipped(occurrence, true);
@@ -252,6 +257,10 @@ export class RecurrenceService {
           if (!isRecurring(task)) throw invalid(NOT_RECURRING);
           const state = recurringState(task);
           const { day, action } = decide(state);
+          // Skipping a skipped day, or undoing a skip that was never made, changes no instance:
+          // nothing is written (and the caller sends no event).
+          const skipped = state.skipped.includes(day);
+          if ((action === 'skip' && skipped) || (action === 'unskip' && !skipped)) return;
           const change: InstanceChange = changeInstance(state, day, action, {
             floor: maxDay(day, today),
             maintainDueOffset,

@@ -139,11 +139,24 @@ describe('RecurrenceService', () => {
     assert.deepEqual(names(), ['recurring.instance.skipped']);
     assert.equal((events[0]?.data as Record<string, any>).date, '2026-01-15');
 
+    // Skipping it again changes nothing: no write, no second event.
+    const text = await readFile(path.join(vault, PARENT), 'utf8');
+    const again = await svc().skipInstance(PARENT, '2026-01-15');
+    assert.equal(again.scheduled, '2026-01-16');
+    assert.equal(await readFile(path.join(vault, PARENT), 'utf8'), text);
+    assert.deepEqual(names(), ['recurring.instance.skipped']);
+
     events = [];
     const unskipped = await svc().unskipInstance(PARENT, '2026-01-15');
     assert.deepEqual(unskipped.skipped_instances ?? [], []);
     assert.equal(unskipped.scheduled, '2026-01-15');
     assert.deepEqual(names(), []);
+
+    // Undoing a skip that was never made changes nothing either (scheduled stays on the 15th).
+    const unskippedText = await readFile(path.join(vault, PARENT), 'utf8');
+    const never = await svc().unskipInstance(PARENT, '2026-02-14');
+    assert.equal(never.scheduled, '2026-01-15');
+    assert.equal(await readFile(path.join(vault, PARENT), 'utf8'), unskippedText);
   });
 
   it('reports days added to skipped_instances by a PUT', async () => {
