@@ -40,9 +40,19 @@ describe('NLP routes with default settings', () => {
   it('rejects malformed JSON and an unparsable referenceDate', async () => {
     const bad = await server.request('POST', '/api/nlp/parse', '{"text":');
     assert.deepEqual([bad.status, bad.body], [400, { success: false, error: 'Invalid JSON' }]);
-    const ref = await server.request('POST', '/api/nlp/parse', { text: 'x tomorrow', referenceDate: 'soon' });
-    assert.equal(ref.status, 400);
-    assert.equal(ref.body.error, 'referenceDate must be an ISO 8601 date or date-time');
+    for (const referenceDate of ['soon', '2026-02-30', '2026-11-31T09:00:00Z']) {
+      const ref = await server.request('POST', '/api/nlp/parse', { text: 'x tomorrow', referenceDate });
+      assert.equal(ref.status, 400, referenceDate);
+      assert.equal(ref.body.error, 'referenceDate must be an ISO 8601 date or date-time');
+    }
+  });
+
+  it('limits the text by characters, not UTF-16 units', async () => {
+    const emoji = await server.request('POST', '/api/nlp/parse', { text: '🎉'.repeat(6_000) });
+    assert.equal(emoji.status, 200, emoji.text);
+    const long = await server.request('POST', '/api/nlp/parse', { text: 'a'.repeat(10_001) });
+    assert.equal(long.status, 400);
+    assert.match(long.body.error, /at most 10,000 characters/);
   });
 
   it('parses into parsed fields and creation data without touching the vault', async () => {

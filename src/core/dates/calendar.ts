@@ -11,6 +11,15 @@ export function isRealDay(year: number, month: number, day: number): boolean {
   return probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
 }
 
+/**
+ * False when `text` starts with a `YYYY-MM-DD` that is no real day (`2026-02-30`): `Date.parse`
+ * rolls such a day over into the next month instead of refusing it.
+ */
+export function leadingDayIsReal(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  return m === null || isRealDay(Number(m[1]), Number(m[2]), Number(m[3]));
+}
+
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
 /** The UTC calendar day of an instant. */

@@ -6,6 +6,7 @@
  * `source: "nlp"` and the submitted text.
  */
 import type { Clock } from '../clock.js';
+import { leadingDayIsReal } from '../dates/calendar.js';
 import { invalid } from '../errors.js';
 import type { TaskInfo } from '../tasks/task-info.js';
 import type { CreateOptions, TaskCreateInput } from '../tasks/task-service.js';
@@ -54,7 +55,10 @@ export class NlpService {
 
   async parse(text: unknown, options: ParseOptions = {}): Promise<ParseResult> {
     if (typeof text !== 'string' || text === '') throw invalid(TEXT_REQUIRED);
-    if (text.length > MAX_TEXT_LENGTH) throw invalid(TEXT_TOO_LONG, { field: 'text' });
+    // Characters, not UTF-16 units: an emoji is one (counted only when the units could exceed it).
+    if (text.length > MAX_TEXT_LENGTH && [...text].length > MAX_TEXT_LENGTH) {
+      throw invalid(TEXT_TOO_LONG, { field: 'text' });
+    }
     const reference = this.referenceFrom(options.referenceDate);
     const { parser, settings } = await this.current();
     const parsed = parser.parse(text, reference);
@@ -73,7 +77,7 @@ export class NlpService {
   private referenceFrom(value: string | undefined): Date {
     if (value === undefined) return new Date(this.clock.now());
     const date = new Date(value);
-    if (Number.isNaN(date.getTime())) {
+    if (Number.isNaN(date.getTime()) || !leadingDayIsReal(value)) {
       throw invalid('referenceDate must be an ISO 8601 date or date-time', { field: 'referenceDate' });
     }
     return date;

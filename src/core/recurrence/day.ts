@@ -3,16 +3,19 @@
  * anchors (as in the TaskNotes plugin): a day string maps to the Date at 00:00 UTC of that day, so
  * day arithmetic never meets a DST transition.
  */
+import { isRealDay } from '../dates/calendar.js';
+
 const DAY_MS = 86_400_000;
 const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** True for a real calendar date in `YYYY-MM-DD` form (rejects 2026-02-30). */
+/**
+ * True for a real calendar date in `YYYY-MM-DD` form (rejects 2026-02-30), by the rule the write
+ * validation uses: years 0000-0099 are days too.
+ */
 export function isDay(value: unknown): value is string {
   if (typeof value !== 'string') return false;
   const m = DAY_RE.exec(value);
-  if (!m) return false;
-  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return date.toISOString().slice(0, 10) === value;
+  return m !== null && isRealDay(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
 /** The Date at 00:00 UTC of `day`. */

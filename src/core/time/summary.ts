@@ -3,6 +3,7 @@
  * sessions and the period summary. Pure functions of the tasks and a fixed `now`, so the rules are
  * tested with exact clocks.
  */
+import { leadingDayIsReal } from '../dates/calendar.js';
 import { invalid } from '../errors.js';
 import type { TaskInfo, TimeEntry } from '../tasks/task-info.js';
 import { activeEntry, entryMinutes, round2 } from './entries.js';
@@ -94,7 +95,9 @@ export interface SummaryQuery {
 function parseBound(text: string, name: 'from' | 'to'): number {
   // Date-only text is UTC midnight, as `new Date(str)` reads it in the reference.
   const ms = Date.parse(text);
-  if (!Number.isFinite(ms)) throw invalid(`Invalid "${name}" date: ${text}`, { field: name });
+  if (!Number.isFinite(ms) || !leadingDayIsReal(text)) {
+    throw invalid(`Invalid "${name}" date: ${text}`, { field: name });
+  }
   return ms;
 }
 

@@ -47,6 +47,9 @@ describe('local dates', () => {
 
   it('parses dates strictly', () => {
     assert.equal(parseDate('2026-02-29'), undefined);
+    // Years 0000-0099 are dates, as the write validation takes them (Date.UTC reads them as 19xx).
+    assert.equal(parseDate('0099-06-01')?.day, '0099-06-01');
+    assert.equal(isPastDue('0099-06-01', '2026-11-23', NOW), true);
     assert.equal(parseDate('2026-01-01T24:00'), undefined);
     assert.equal(parseDate('2026-01-01T10:00:00.000+11:00')?.day, '2026-01-01');
     assert.equal(resolveRelativeDate('In 2  Weeks', '2026-11-23'), '2026-12-07');

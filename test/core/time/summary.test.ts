@@ -37,6 +37,12 @@ describe('time summaries', () => {
     assert.equal(r.end, Date.UTC(2026, 0, 10));
     assert.equal(summaryRange({ period: 'custom', from: '2026-01-01' }, NOW).end, NOW);
     assert.throws(() => summaryRange({ period: 'custom', from: 'yesterday' }, NOW), /Invalid "from" date/);
+    // Date.parse rolls 2026-02-30 over into March; it is no date here.
+    assert.throws(() => summaryRange({ period: 'custom', from: '2026-02-30' }, NOW), /Invalid "from" date/);
+    assert.throws(
+      () => summaryRange({ period: 'custom', from: '2026-01-01', to: '2026-11-31T10:00' }, NOW),
+      /Invalid "to" date/,
+    );
     assert.throws(
       () => summaryRange({ period: 'x', from: '2026-01-01', to: 'nope' }, NOW),
       /Invalid "to" date/,
