@@ -27,6 +27,7 @@ import { TaskService } from './core/tasks/task-service.js';
 import { createRecurrence } from './core/recurrence/recurrence-module.js';
 import type { RecurrenceService } from './core/recurrence/recurrence-service.js';
 import { createHttpClient } from './core/net/http-client.js';
+import { AddressGuard } from './core/webhooks/address-guard.js';
 import { createWebhookService, type WebhookService } from './core/webhooks/service.js';
 import { createTracking } from './core/time/tracking-module.js';
 import type { TimeService } from './core/time/time-service.js';
@@ -129,7 +130,17 @@ async function openServices({
   const events = new EventBus(clock, log);
   const journal = new EventJournal(store, vaultInfo, log);
   journal.attach(events);
-  const http = createHttpClient();
+  // Calendar feeds and providers: a URL given on the settings page makes this server fetch what
+  // only it can reach, and a feed's text comes back as events. Link-local (cloud metadata),
+  // multicast, reserved addresses and this server itself are refused; a LAN or local calendar
+  // server is allowed.
+  const outbound = new AddressGuard({
+    listenHost: config.host,
+    listenPort,
+    allowPrivate: true,
+    rules: 'calendar feed',
+  });
+  const http = createHttpClient((host, port) => outbound.vet(host, port));
   stops.push(() => http.close());
   const webhooks = await createWebhookService({
     store,

@@ -172,6 +172,16 @@ describe('calendar routes with feeds and providers', () => {
           refreshInterval: 60,
         },
         {
+          // Where cloud metadata services answer: the server must not fetch it for anyone.
+          id: 'ics_metadata',
+          name: 'Metadata',
+          type: 'remote',
+          url: 'http://169.254.169.254/latest/meta-data/',
+          color: '#666666',
+          enabled: true,
+          refreshInterval: 60,
+        },
+        {
           id: 'ics_off',
           name: 'Off',
           type: 'remote',
@@ -229,7 +239,7 @@ describe('calendar routes with feeds and providers', () => {
           calendarCount: 1,
         },
       ],
-      subscriptions: { total: 5, enabled: 4 },
+      subscriptions: { total: 6, enabled: 5 },
     });
   });
 
@@ -324,6 +334,10 @@ describe('calendar routes with feeds and providers', () => {
     assert.equal(byId.ics_broken?.lastError, 'Invalid ICS format');
     assert.equal(byId.ics_broken?.lastFetched, null);
     assert.equal(byId.ics_missing?.lastError, 'Failed to fetch calendar: HTTP 404 Not Found');
+    assert.match(
+      byId.ics_metadata?.lastError ?? '',
+      /^Failed to fetch calendar: Refused by the calendar feed address rules: 169\.254\.169\.254 is a link-local address/,
+    );
     assert.equal(byId.ics_off?.lastFetched, null, 'disabled subscriptions are not fetched');
   });
 

@@ -54,12 +54,13 @@ export interface HttpClient {
 /** Connecting (TCP and TLS) gives up after this long; the caller's own timeout may be shorter. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
-export function createHttpClient(): HttpClient {
+/** @param check vets the address of every connection `fetch` makes (see AddressCheck) */
+export function createHttpClient(check?: AddressCheck): HttpClient {
   let shared: AgentT | undefined;
   return {
     fetch: (url, init = {}) => {
       const { Agent, fetch } = undici();
-      shared ??= new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS } });
+      shared ??= new Agent({ connect: connector(check) });
       return fetch(url, { ...init, dispatcher: shared });
     },
     pool: ({ connections, check }) => new (undici().Agent)({ connections, connect: connector(check) }),

@@ -163,6 +163,8 @@ export interface GuardPolicy {
   listenPort: () => number | undefined;
   /** `--webhook-allow-private`: loopback and private targets allowed on a non-loopback bind. */
   allowPrivate: boolean;
+  /** Whose rules refuse a connection, in its message (default: `webhook`). */
+  rules?: string;
 }
 
 export type Lookup = (host: string) => Promise<string[]>;
@@ -245,7 +247,8 @@ export class AddressGuard {
     if (addresses.length === 0) throw new Error(`${bare} does not resolve`);
     for (const address of addresses) {
       const reason = this.verdict(address, port, bare);
-      if (reason) throw new AddressRefused(`Refused by the webhook address rules: ${reason}`);
+      if (reason)
+        throw new AddressRefused(`Refused by the ${this.policy.rules ?? 'webhook'} address rules: ${reason}`);
     }
     return addresses[0] as string;
   }
