@@ -160,13 +160,17 @@ export function toOptionalString(raw: unknown): string | undefined {
   return value.trim() === '' ? undefined : value;
 }
 
-/** List normalisation: scalar wrapped, elements stringified (YAML null → "null", as the reference). */
+/**
+ * List normalisation: scalar wrapped, elements stringified. An empty key (`contexts:`, YAML null)
+ * holds no list and an empty item no value: the reference read them as the text "null", so a
+ * cleared list listed a context named "null" and did not count as empty (docs/api-decisions.md).
+ */
 export function toStringList(raw: unknown): string[] | undefined {
-  if (raw === undefined) return undefined;
+  if (raw === undefined || raw === null) return undefined;
   const list = Array.isArray(raw) ? raw : [raw];
-  return list.map((item) =>
-    typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item),
-  );
+  return list
+    .filter((item) => item !== null)
+    .map((item) => (typeof item === 'object' ? JSON.stringify(item) : String(item)));
 }
 
 export function toOptionalNumber(raw: unknown): number | undefined {

@@ -74,7 +74,12 @@ describe('field mapping', () => {
     assert.equal(t.priority, 'high');
     assert.equal(t.due, '2025-01-15');
     assert.deepEqual(t.contexts, ['@home']);
-    assert.deepEqual(t.projects, ['null']);
+    assert.deepEqual(t.projects, [], 'an empty key holds no item (the reference read "null")');
+    assert.deepEqual(
+      normalizeFrontmatter({ contexts: ['@home', null], tags: ['task'] }, opts()).contexts,
+      ['@home'],
+      'nor is an empty item a value',
+    );
     assert.equal(t.timeEstimate, 30);
     assert.equal(t.recurrence_anchor, 'scheduled');
     assert.deepEqual(t.complete_instances, ['2025-01-01']);
