@@ -273,10 +273,10 @@ export class NotePrefetch {
         this.end();
         return;
       }
-      const { folders, links, temps, claims } = message;
+      const { folders, links, temps, unlisted, claims } = message;
       const notes = message.notes === '' ? [] : message.notes.split('\0');
       if (claims) this.lookups = { notes, claims };
-      this.walkArrived?.({ notes, folders, links, temps });
+      this.walkArrived?.({ notes, folders, links, temps, unlisted });
       this.walkArrived = undefined;
     } else if (waiting?.index === message.index) {
       this.waiting = undefined;

@@ -45,6 +45,7 @@ export type WalkMessage =
       folders: string[];
       links: string[];
       temps: string[];
+      unlisted: string[];
       /** `stat` mode: one entry per chunk, who looks it up (note-stat-chunk.ts). */
       claims?: Int32Array;
     }

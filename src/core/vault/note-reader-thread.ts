@@ -31,12 +31,12 @@ function walk(): { notes: string[]; claims: Int32Array | undefined } | undefined
     send({ kind: 'walk', failed: true });
     return undefined;
   }
-  const { notes, folders, links, temps } = found;
+  const { notes, folders, links, temps, unlisted } = found;
   const claims =
     data.mode === 'stat'
       ? new Int32Array(new SharedArrayBuffer(4 * Math.ceil(notes.length / data.chunkSize)))
       : undefined;
-  send({ kind: 'walk', notes: notes.join('\0'), folders, links, temps, claims });
+  send({ kind: 'walk', notes: notes.join('\0'), folders, links, temps, unlisted, claims });
   return { notes, claims };
 }
 

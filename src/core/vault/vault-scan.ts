@@ -43,6 +43,8 @@ export interface VaultScan<P> {
   links: string[];
   /** Notes that exist but could not be read (other than vanishing during the scan). */
   unreadable: Array<{ path: string; reason: string }>;
+  /** Folders that could not be listed (see VaultWalk). */
+  unlisted: string[];
   /** When the scan began (epoch ms): every note it read was read after this. */
   startedAt: number;
   /** How many notes were taken from the snapshot unchanged (not read). */
@@ -78,7 +80,7 @@ export async function scanVault<P>(
     prefetch = undefined;
   }
   const startedAt = prefetch?.startedAt ?? Date.now();
-  const { notes: rels, folders, links, temps } = (await prefetch?.walk()) ?? sortedWalk(policy);
+  const { notes: rels, folders, links, temps, unlisted } = (await prefetch?.walk()) ?? sortedWalk(policy);
   options.clearDebris?.(temps);
   const notes: ScannedNote<P>[] = [];
   const unreadable: VaultScan<P>['unreadable'] = [];
@@ -95,7 +97,7 @@ export async function scanVault<P>(
     }
   }
   prefetch?.dispose();
-  return { notes, folders, links, unreadable, startedAt, reused };
+  return { notes, folders, links, unreadable, unlisted, startedAt, reused };
 
   function readChunk(i: number, chunk: PrefetchedChunk | undefined): void {
     for (let k = 0; k < SCAN_CHUNK && i + k < rels.length; k++) {

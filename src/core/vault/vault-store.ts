@@ -266,6 +266,9 @@ export class VaultStore<P> {
       candidates.push(note);
     }
     for (const { path: rel, reason } of scan.unreadable) this.options.log.warn({ path: rel, reason }, 'cannot read note');
+    for (const folder of scan.unlisted) {
+      this.options.log.warn({ path: folder }, 'cannot list folder (permission denied); its notes are not served');
+    }
     this.sorted.reset();
     this.versionCounter++;
     this.options.onReset?.();

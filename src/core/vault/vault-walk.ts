@@ -45,6 +45,11 @@ export interface VaultWalk {
   links: string[];
   /** Temp files of atomic writes (crash debris at start; see crash-debris.ts). */
   temps: string[];
+  /**
+   * Folders that could not be listed (no permission: a `lost+found` at the root of a drive, a
+   * folder another user keeps private). Their notes are not served; the rest of the vault is.
+   */
+  unlisted: string[];
 }
 
 /**
@@ -64,6 +69,7 @@ export function walkVault(policy: VaultPathPolicy, from = '', limit = Infinity):
   const folders: string[] = [];
   const links: string[] = [];
   const temps: string[] = [];
+  const unlisted: string[] = [];
   const walk = (relDir: string): void => {
     let dir;
     try {
@@ -71,6 +77,12 @@ export function walkVault(policy: VaultPathPolicy, from = '', limit = Infinity):
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return;
+      // One folder the server may not list does not keep the vault from being served (the root
+      // itself does: that is a vault it cannot serve at all).
+      if ((code === 'EACCES' || code === 'EPERM') && relDir !== '') {
+        unlisted.push(relDir);
+        return;
+      }
       throw err;
     }
     folders.push(relDir);
@@ -96,7 +108,7 @@ export function walkVault(policy: VaultPathPolicy, from = '', limit = Infinity):
     }
   };
   walk(from);
-  return notes.length > limit ? undefined : { notes, folders, links, temps };
+  return notes.length > limit ? undefined : { notes, folders, links, temps, unlisted };
 }
 
 /** Directory entries read per system call of a walk (see walkVault). */

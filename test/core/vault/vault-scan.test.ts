@@ -1,7 +1,9 @@
 /** Which vault files can be task notes, the initial walk, and the scan's reads. */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import { hashText, scanVault } from '../../../src/core/vault/vault-scan.js';
 import { isCandidateNote, walkVault } from '../../../src/core/vault/vault-walk.js';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
@@ -44,6 +46,38 @@ describe('vault scan', () => {
       assert.deepEqual(walkVault(policy, '', 2)?.notes.sort(), ['Sub/b.md', 'a.md']);
       assert.equal(walkVault(policy, '', 1), undefined);
     } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it('skips a folder it may not list, and says so; an unlistable vault root is an error', async () => {
+    const tmp = await tempDir();
+    const opendir = fs.opendirSync;
+    // Root needs no permission to list a folder: the refusal is made here.
+    const refused = new Set([path.join(tmp.dir, 'Private'), tmp.dir]);
+    let root = false;
+    const patched = mock.method(fs, 'opendirSync', (...args: Parameters<typeof opendir>): fs.Dir => {
+      if (refused.has(String(args[0])) && (root || String(args[0]) !== tmp.dir)) {
+        throw Object.assign(new Error(`EACCES: permission denied, opendir '${String(args[0])}'`), {
+          code: 'EACCES',
+        });
+      }
+      return opendir(...args);
+    });
+    syncBuiltinESMExports();
+    try {
+      await writeFiles(tmp.dir, { 'a.md': '', 'Private/p.md': '', 'Sub/b.md': '' });
+      const policy = { root: tmp.dir, dataDir: path.join(tmp.dir, 'data') };
+      const found = walkVault(policy);
+      assert.deepEqual(found.notes.sort(), ['Sub/b.md', 'a.md']);
+      assert.deepEqual(found.unlisted, ['Private']);
+      const scan = await scanVault(policy, () => 'x', []);
+      assert.deepEqual(scan.unlisted, ['Private']);
+      root = true;
+      assert.throws(() => walkVault(policy), /EACCES/);
+    } finally {
+      patched.mock.restore();
+      syncBuiltinESMExports();
       await tmp.cleanup();
     }
   });
