@@ -10,7 +10,7 @@ import { systemClock } from '../core/clock.js';
 import { effectiveSpecVersion } from '../core/config/providers.js';
 import { SPEC_VERSION } from '../core/spec-version.js';
 import { EventBus } from '../core/events/bus.js';
-import { silentLogger } from '../core/logger.js';
+import { silentLogger, type Logger } from '../core/logger.js';
 import { TaskService } from '../core/tasks/task-service.js';
 
 export interface CheckOptions {
@@ -25,12 +25,17 @@ export async function runCheck(
   out: (text: string) => void,
   err: (text: string) => void,
 ): Promise<number> {
+  // What the index could not use (the plugin's settings file, a note or folder it could not read)
+  // is reported: the notes' verdicts depend on it, and a note not read is a note not checked.
+  const logged: Notice[] = [];
+  const notice = (obj: object | string, msg?: string): void => void logged.push(noticeOf(obj, msg));
+  const log: Logger = { debug: () => {}, info: () => {}, warn: notice, error: notice };
   const tasks = await TaskService.open({
     vault: options.vault,
     dataDir: options.dataDir,
     events: new EventBus(systemClock, silentLogger),
     clock: systemClock,
-    log: silentLogger,
+    log,
     readOnly: true,
   });
   try {
@@ -38,24 +43,42 @@ export async function runCheck(
     const issues = notes.flatMap(({ path, issues: list }) =>
       list.map((issue) => ({ note: path, field: issue.field ?? '', ...issue })),
     );
+    // A note the validator reports on (broken YAML) needs no second line.
+    const reported = new Set(issues.map((i) => i.note));
+    const notices = logged.filter((n) => n.path === undefined || !reported.has(n.path));
     const errors = issues.filter((i) => i.severity === 'error').length;
     const warnings = issues.length - errors;
     const scanned = tasks.paths().length;
     if (options.json) {
       // The spec release the rules come from (a vault's TaskNotes settings declare none).
       const specVersion = effectiveSpecVersion(undefined, SPEC_VERSION).value;
-      out(`${JSON.stringify({ specVersion, tasks: scanned, errors, warnings, issues }, null, 2)}\n`);
+      out(`${JSON.stringify({ specVersion, tasks: scanned, errors, warnings, issues, notices }, null, 2)}\n`);
     } else {
+      for (const n of notices) err(`taskdown check: ${n.message}${n.path ? `: ${n.path}` : ''}\n`);
       for (const i of issues) {
         out(`${i.note}: ${i.field || '-'}: ${i.code} (${i.severity}): ${i.message ?? ''}\n`);
       }
-      const noted = new Set(issues.map((i) => i.note)).size;
       err(
-        `taskdown check: ${scanned} task notes, ${errors} errors and ${warnings} warnings in ${noted} notes\n`,
+        `taskdown check: ${scanned} task notes, ${errors} errors and ${warnings} warnings in ${reported.size} notes\n`,
       );
     }
     return errors > 0 ? 1 : 0;
   } finally {
     await tasks.stop();
   }
+}
+
+interface Notice {
+  message: string;
+  path?: string;
+}
+
+/** A log line of the index as a notice: its message, the path it names, and the error's reason. */
+function noticeOf(obj: object | string, msg?: string): Notice {
+  if (typeof obj === 'string') return { message: obj };
+  const fields = obj as { path?: unknown; reason?: unknown; err?: { message?: unknown } };
+  const reason = typeof fields.reason === 'string' ? fields.reason : fields.err?.message;
+  // The reason's first line: a parser's message may go on with a picture of the source.
+  const message = `${msg ?? ''}${typeof reason === 'string' ? ` (${reason.split('\n')[0]})` : ''}`;
+  return typeof fields.path === 'string' ? { message, path: fields.path } : { message };
 }

@@ -100,6 +100,33 @@ describe('taskdown check', () => {
     }
   });
 
+  it('says when the settings file cannot be read, whose defaults the verdicts then rest on', async () => {
+    const vault = await tempDir('taskdown-check-settings-');
+    try {
+      await writeFiles(vault.dir, {
+        ...GOOD,
+        // A half-synced settings file: the statuses it defines are unknown to the check.
+        '.obsidian/plugins/tasknotes/data.json': '{"customStatuses": [',
+      });
+      const run = await runCli(['check', '--vault', vault.dir, '--data-dir', data.dir]);
+      assert.match(
+        run.stderr,
+        /^taskdown check: cannot read \.obsidian\/plugins\/tasknotes\/data\.json; using TaskNotes defaults \(/m,
+      );
+      const json = JSON.parse(
+        (await runCli(['check', '--vault', vault.dir, '--data-dir', data.dir, '--json'])).stdout,
+      );
+      assert.match(json.notices[0].message, /cannot read \.obsidian\/plugins\/tasknotes\/data\.json/);
+      // A broken note is reported once, as its issue, not again as a notice.
+      const brokenNote = JSON.parse(
+        (await runCli(['check', '--vault', bad.dir, '--data-dir', data.dir, '--json'])).stdout,
+      );
+      assert.deepEqual(brokenNote.notices, []);
+    } finally {
+      await vault.cleanup();
+    }
+  });
+
   it('a missing vault is a usage error (exit 2)', async () => {
     const run = await runCli(['check', '--vault', path.join(good.dir, 'nope')]);
     assert.equal(run.code, 2);
