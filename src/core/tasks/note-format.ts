@@ -19,7 +19,11 @@ import { readPlainYaml } from './plain-yaml.js';
 // An empty block (`---\n---`) does not match, so such a note is all body (as in the TaskNotes plugin).
 const FRONTMATTER_RE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
-const YAML_OUT: ToStringOptions = { lineWidth: 0, minContentWidth: 0 };
+/**
+ * An untouched flow list keeps its spacing (`[a, b]`, as people and Obsidian write it): the
+ * library's default pads it (`[ a, b ]`) whenever any key of the note changes.
+ */
+const YAML_OUT: ToStringOptions = { lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false };
 
 export interface ParsedNote {
   /** Parsed frontmatter mapping (plain JS values), or null when the note has none. */

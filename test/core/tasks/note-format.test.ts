@@ -137,7 +137,7 @@ describe('updateNote', () => {
     assert.deepEqual(parseNote(marked), { frontmatter: { status: 'open', tags: ['task'] }, details: 'Body' });
     assert.equal(
       updateNote(marked, [['status', 'done']]),
-      '\uFEFF---\nstatus: done\ntags: [ task ]\n---\nBody\n',
+      '\uFEFF---\nstatus: done\ntags: [task]\n---\nBody\n',
     );
   });
 
