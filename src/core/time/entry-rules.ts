@@ -36,41 +36,65 @@ export function parseInstant(value: unknown, code: string): Date {
 
 const isBlank = (v: unknown): boolean => v === undefined || v === null || v === '';
 
+/** What each issue means, after its code and the entry (`invalid_time_range: entry 2: …`). */
+const ISSUE_TEXT: Record<TimeEntryIssue, string> = {
+  invalid_time_entries: 'must be a list of entries',
+  invalid_time_entry: 'must be an object with startTime (and endTime once it ended)',
+  missing_time_entry_start: 'has no startTime',
+  invalid_time_entry_start: 'startTime is not a date-time',
+  invalid_time_entry_end: 'endTime is not a date-time',
+  invalid_time_range: 'endTime is before startTime',
+  multiple_active_time_entries: 'more than one entry is running (has no endTime)',
+};
+
+/** INVALID whose message is the spec issue code, the entry (1-based) and what is wrong. */
+const issue = (code: TimeEntryIssue, index?: number): Error =>
+  invalid(`${code}: ${index === undefined ? '' : `entry ${index + 1}: `}${ISSUE_TEXT[code]}`);
+
 /**
  * Validates a raw list and returns it with canonical instants (other keys kept, the legacy
- * `duration` dropped — it is derived, never stored). Throws INVALID with the spec issue code.
+ * `duration` dropped — it is derived, never stored). Throws INVALID whose message starts with
+ * the spec issue code.
  */
 export function validateTimeEntries(raw: unknown): TimeEntry[] {
-  if (!Array.isArray(raw)) throw invalid('invalid_time_entries');
+  if (!Array.isArray(raw)) throw issue('invalid_time_entries');
   let running = 0;
-  const out = raw.map((item): TimeEntry => {
-    if (!isRecord(item)) throw invalid('invalid_time_entry');
+  const instant = (value: unknown, code: TimeEntryIssue, index: number): Date => {
+    try {
+      return parseInstant(value, code);
+    } catch {
+      throw issue(code, index);
+    }
+  };
+  const out = raw.map((item, index): TimeEntry => {
+    if (!isRecord(item)) throw issue('invalid_time_entry', index);
     if (typeof item.startTime !== 'string' || item.startTime.trim() === '')
-      throw invalid('missing_time_entry_start');
+      throw issue('missing_time_entry_start', index);
     const { duration: _derived, ...rest } = item;
-    const start = parseInstant(item.startTime, 'invalid_time_entry_start');
+    const start = instant(item.startTime, 'invalid_time_entry_start', index);
     const entry: TimeEntry = { ...rest, startTime: canonicalInstant(start) };
     if (isBlank(item.endTime)) {
       delete entry.endTime;
       running += 1;
       return entry;
     }
-    const end = parseInstant(item.endTime, 'invalid_time_entry_end');
-    if (end.getTime() < start.getTime()) throw invalid('invalid_time_range');
+    const end = instant(item.endTime, 'invalid_time_entry_end', index);
+    if (end.getTime() < start.getTime()) throw issue('invalid_time_range', index);
     entry.endTime = canonicalInstant(end);
     return entry;
   });
-  if (running > 1) throw invalid('multiple_active_time_entries');
+  if (running > 1) throw issue('multiple_active_time_entries');
   return out;
 }
 
-/** The issue code of a raw list, or null when valid. */
-export function timeEntriesIssue(raw: unknown): string | null {
+/** The issue of a raw list (its spec code and the message that explains it), or null when valid. */
+export function timeEntriesIssue(raw: unknown): { code: string; message: string } | null {
   try {
     validateTimeEntries(raw);
     return null;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    const message = error instanceof Error ? error.message : String(error);
+    return { code: message.slice(0, message.indexOf(':')), message: message.slice(message.indexOf(':') + 2) };
   }
 }
 

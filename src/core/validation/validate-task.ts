@@ -200,8 +200,8 @@ export function validateTask(
   if (task.timeEntries !== undefined && task.timeEntries !== null) {
     const issue = timeEntriesIssue(task.timeEntries);
     if (issue) {
-      const code = Array.isArray(task.timeEntries) ? issue : 'invalid_type';
-      add(code, 'error', fieldOf('timeEntries'), issue);
+      const code = Array.isArray(task.timeEntries) ? issue.code : 'invalid_type';
+      add(code, 'error', fieldOf('timeEntries'), issue.message);
     }
   }
 

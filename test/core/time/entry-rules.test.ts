@@ -4,6 +4,7 @@ import {
   canonicalInstant,
   removeEntryAt,
   stopsOnCompletion,
+  timeEntriesIssue,
   trackedTotals,
   validateTimeEntries,
 } from '../../../src/core/time/entry-rules.js';
@@ -37,6 +38,20 @@ test('validation reports the spec code of the first problem', () => {
     ],
   ];
   for (const [raw, code] of cases) assert.throws(() => validateTimeEntries(raw), code);
+});
+
+test('the message after the code names the entry and says what is wrong', () => {
+  const entries = [
+    { startTime: '2026-02-20T08:00:00Z', endTime: '2026-02-20T08:30:00Z' },
+    { startTime: '2026-02-20T10:00:00Z', endTime: '2026-02-20T09:00:00Z' },
+  ];
+  assert.throws(() => validateTimeEntries(entries), {
+    message: 'invalid_time_range: entry 2: endTime is before startTime',
+  });
+  assert.deepEqual(timeEntriesIssue([{ startTime: 'yesterday' }]), {
+    code: 'invalid_time_entry_start',
+    message: 'entry 1: startTime is not a date-time',
+  });
 });
 
 test('totals, removal and auto-stop', () => {
