@@ -27,7 +27,7 @@ import { TaskService } from './core/tasks/task-service.js';
 import { createRecurrence } from './core/recurrence/recurrence-module.js';
 import type { RecurrenceService } from './core/recurrence/recurrence-service.js';
 import { createHttpClient } from './core/net/http-client.js';
-import { AddressGuard } from './core/webhooks/address-guard.js';
+import { AddressGuard } from './core/net/address-guard.js';
 import { createWebhookService, type WebhookService } from './core/webhooks/service.js';
 import { createTracking } from './core/time/tracking-module.js';
 import type { TimeService } from './core/time/time-service.js';

@@ -12,7 +12,7 @@ import type { Clock } from '../clock.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import type { EventName } from '../events/catalogue.js';
 import type { SqliteDatabase, Store } from '../store/database.js';
-import { AddressRefused, type AddressGuard } from './address-guard.js';
+import { AddressRefused, type AddressGuard } from '../net/address-guard.js';
 import { generateId, generateSecret, isStandardSecret } from './signer.js';
 import type {
   PublicWebhook,

@@ -10,7 +10,7 @@
  */
 import type { Clock, TimerHandle } from '../clock.js';
 import type { Dispatcher, HttpClient } from '../net/http-client.js';
-import type { AddressGuard } from './address-guard.js';
+import type { AddressGuard } from '../net/address-guard.js';
 
 /** The start of an answer kept in the delivery log (the rest is read and dropped). */
 export const RESPONSE_EXCERPT_BYTES = 2048;

@@ -12,7 +12,7 @@ import type { Store } from '../store/database.js';
 import type { EventJournal, RetentionPolicy } from '../store/event-journal.js';
 import type { SettingsStore } from '../state/settings.js';
 import type { VaultPathPolicy } from '../vault/paths.js';
-import { AddressGuard, type GuardPolicy, type Lookup } from './address-guard.js';
+import { AddressGuard, type GuardPolicy, type Lookup } from '../net/address-guard.js';
 import { DeliveryStore, type DeliveryFilter } from './delivery-store.js';
 import { DeliveryActivity, type ActivityListener } from './activity.js';
 import { MAX_IN_FLIGHT, WebhookEngine } from './engine.js';

@@ -11,7 +11,7 @@ import { createHttpClient, type HttpClient } from '../../../src/core/net/http-cl
 import { SettingsStore } from '../../../src/core/state/settings.js';
 import { openStore, type Store } from '../../../src/core/store/database.js';
 import { EventJournal } from '../../../src/core/store/event-journal.js';
-import type { GuardPolicy, Lookup } from '../../../src/core/webhooks/address-guard.js';
+import type { GuardPolicy, Lookup } from '../../../src/core/net/address-guard.js';
 import { createWebhookService, type WebhookService } from '../../../src/core/webhooks/service.js';
 import type { DeliveryRecord } from '../../../src/core/webhooks/types.js';
 import { ManualClock } from '../../helpers/manual-clock.js';

@@ -13,7 +13,7 @@ import { createHttpClient } from '../../../src/core/net/http-client.js';
 import { SettingsStore } from '../../../src/core/state/settings.js';
 import { openStore, type Store } from '../../../src/core/store/database.js';
 import { EventJournal } from '../../../src/core/store/event-journal.js';
-import { AddressGuard } from '../../../src/core/webhooks/address-guard.js';
+import { AddressGuard } from '../../../src/core/net/address-guard.js';
 import { WebhookRegistry } from '../../../src/core/webhooks/registry.js';
 import { createWebhookService } from '../../../src/core/webhooks/service.js';
 import type { WebhookInput } from '../../../src/core/webhooks/types.js';

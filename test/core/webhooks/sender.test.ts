@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createHttpClient } from '../../../src/core/net/http-client.js';
-import { AddressGuard } from '../../../src/core/webhooks/address-guard.js';
+import { AddressGuard } from '../../../src/core/net/address-guard.js';
 import { createSender, type AttemptResult, type Sender } from '../../../src/core/webhooks/sender.js';
 import { ManualClock } from '../../helpers/manual-clock.js';
 import { startReceiver, type Receiver } from '../../helpers/receiver.js';

@@ -12,7 +12,7 @@ import {
   embeddedIpv4,
   type GuardPolicy,
   type Lookup,
-} from '../../../src/core/webhooks/address-guard.js';
+} from '../../../src/core/net/address-guard.js';
 
 const guard = (policy: Partial<GuardPolicy> = {}, lookup?: Lookup) =>
   new AddressGuard(

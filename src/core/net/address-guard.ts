@@ -1,7 +1,8 @@
 /**
- * The SSRF guard for webhook targets (docs/webhooks.md, "Where webhooks may point"). A webhook
- * URL makes this server send requests on behalf of whoever registered it, so targets that reach
- * what only the server can reach are refused:
+ * The SSRF guard for the server's outbound requests: webhook targets (docs/webhooks.md, "Where
+ * webhooks may point") and, with private targets allowed, calendar feeds and providers
+ * (src/services.ts). A URL given to this server makes it send requests on behalf of whoever gave
+ * it, so targets that reach what only the server can reach are refused:
  * - always: link-local addresses (169.254.0.0/16 with the cloud metadata service, fe80::/10),
  *   other metadata endpoints, unspecified, multicast, broadcast and reserved addresses;
  * - when the server listens on a non-loopback address (so callers may come from the network):
