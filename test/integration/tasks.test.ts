@@ -18,6 +18,20 @@ tags:
 Alpha body
 `;
 
+/** User fields whose text YAML reads as another spelling of the same value. */
+const KEPT = `---
+tags:
+- task
+status: open
+zip: 02134
+phone: +4930123
+flag: True
+where: a place
+  on two lines
+---
+Body
+`;
+
 const taskPath = (id: string) => `/api/tasks/${encodeId(id)}`;
 
 describe('task routes', () => {
@@ -29,6 +43,7 @@ describe('task routes', () => {
       'Plain.md': 'no frontmatter\n',
     };
     for (let i = 0; i < 5; i++) files[`Bulk/T${i}.md`] = `---\ntags: [task]\nstatus: open\n---\n`;
+    files['Kept.md'] = KEPT;
     server = await startTestServer({ files });
   });
   after(() => server.cleanup());
@@ -41,12 +56,12 @@ describe('task routes', () => {
       data.tasks.map((t: { id: string }) => t.id),
       ['Bulk/T1.md', 'Bulk/T2.md'],
     );
-    assert.deepEqual(data.pagination, { total: 6, offset: 1, limit: 2, hasMore: true });
+    assert.deepEqual(data.pagination, { total: 7, offset: 1, limit: 2, hasMore: true });
     assert.deepEqual(data.vault, { name: path.basename(server.vault), path: server.vault });
     assert.equal(data.note, 'For filtering and advanced queries, use POST /api/tasks/query');
     assert.equal(data.tasks[0].details, undefined);
     const defaults = await server.request('GET', '/api/tasks?offset=-3&limit=0');
-    assert.deepEqual(defaults.body.data.pagination, { total: 6, offset: 0, limit: 50, hasMore: false });
+    assert.deepEqual(defaults.body.data.pagination, { total: 7, offset: 0, limit: 50, hasMore: false });
     const capped = await server.request('GET', '/api/tasks?limit=999');
     assert.equal(capped.body.data.pagination.limit, 200);
   });
@@ -58,7 +73,7 @@ describe('task routes', () => {
       open.body.data.tasks.map((t: { id: string }) => t.id),
       ['Bulk/T0.md', 'Bulk/T1.md'],
     );
-    assert.deepEqual(open.body.data.pagination, { total: 6, offset: 0, limit: 2, hasMore: true });
+    assert.deepEqual(open.body.data.pagination, { total: 7, offset: 0, limit: 2, hasMore: true });
     const due = await server.request('GET', '/api/tasks?due_before=2025-01-16');
     assert.deepEqual(
       due.body.data.tasks.map((t: { id: string }) => t.id),
@@ -148,6 +163,18 @@ describe('task routes', () => {
     const again = await server.request('GET', taskPath('TaskNotes/Tasks/Alpha renamed.md'));
     assert.equal(again.body.data.title, 'Alpha: renamed');
     assert.equal((await server.request('GET', taskPath(id))).status, 404);
+  });
+
+  it('rewrites only the changed key of a note, keeping the exact text of every other one', async () => {
+    const res = await server.request('PUT', taskPath('Kept.md'), { status: 'done', priority: 'high' });
+    assert.equal(res.status, 200);
+    const text = await readFile(path.join(server.vault, 'Kept.md'), 'utf8');
+    const expected = KEPT.replace('status: open', 'status: done').replace(
+      'on two lines\n',
+      // completedDate is the day the server marks it done; the key is new, so it is appended.
+      `on two lines\npriority: high\ncompletedDate: ${res.body.data.completedDate}\n`,
+    );
+    assert.equal(text.replace(/\ndateModified: .*\n/, '\n'), expected);
   });
 
   it('rejects a PUT field of the wrong type naming the field, changing nothing', async () => {

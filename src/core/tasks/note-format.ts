@@ -1,29 +1,26 @@
 /**
  * The Markdown note layout: `---\n<yaml>---\n` frontmatter followed by the body (as in the
- * TaskNotes plugin). Parsing keeps the YAML Document so that updates change only the keys they
- * touch and keep every other key, its position and its comments, and the body byte for byte.
+ * TaskNotes plugin). Updates change only the keys they touch, as text edits (frontmatter-edit.ts),
+ * and keep every other key's exact text, its position and its comments, and the body byte for byte.
  *
  * YAML is parsed with the 1.2 core schema: `due: 2025-01-15` stays a string, never a Date.
  *
  * Two parsers, one per job: reads (the 10,000-note startup scan, every external edit) use js-yaml,
  * about 3x faster than building a `yaml` Document, behind the plain-YAML fast path (plain-yaml.ts,
- * whose measured gain is stated there) for typical frontmatter; writes parse the note's current text into a
- * `yaml` Document at write time, because only the Document keeps comments and key order.
+ * whose measured gain is stated there) for typical frontmatter; writes parse the note's current
+ * text into a `yaml` Document at write time, for the positions of its keys and for re-printing
+ * the blocks a text edit does not handle.
  * The read schema is tuned so both parsers give the same values (test/core/tasks/note-format.test.ts).
  */
 import jsyaml from 'js-yaml';
-import { Document, isMap, isScalar, parseDocument, type Pair, type ToStringOptions } from 'yaml';
+import { isDeepStrictEqual } from 'node:util';
+import { Document, isMap, isScalar, parseDocument, type Pair } from 'yaml';
 import { detachString } from '../detach-string.js';
+import { editFrontmatterText, YAML_OUT, type FrontmatterChanges } from './frontmatter-edit.js';
 import { readPlainYaml } from './plain-yaml.js';
 
 // An empty block (`---\n---`) does not match, so such a note is all body (as in the TaskNotes plugin).
 const FRONTMATTER_RE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-
-/**
- * An untouched flow list keeps its spacing (`[a, b]`, as people and Obsidian write it): the
- * library's default pads it (`[ a, b ]`) whenever any key of the note changes.
- */
-const YAML_OUT: ToStringOptions = { lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false };
 
 export interface ParsedNote {
   /** Parsed frontmatter mapping (plain JS values), or null when the note has none. */
@@ -156,23 +153,17 @@ function deleteKeepingComments(doc: Document, key: string): void {
   }
 }
 
-/** One frontmatter change: set a key (appended at the end when new) or delete it (`undefined`). */
-export type FrontmatterChanges = ReadonlyArray<readonly [key: string, value: unknown]>;
-
 /**
- * Applies key changes to a note's frontmatter, preserving untouched keys, their order and
- * comments. `details` replaces the body when given (rebuilt as `\n<details>\n`); otherwise the
- * body is kept exactly. The note keeps its byte order mark, and a note with CRLF line endings
- * (its first line's) gets CRLF in what is written, so a Windows editor's note never mixes both.
+ * The block's YAML with `changes` made, ending in a line break: edited in place, so untouched keys
+ * keep their exact text (frontmatter-edit.ts), when the edit reads as the changed values; else the
+ * parsed Document re-printed with the changes.
  */
-export function updateNote(text: string, changes: FrontmatterChanges, details?: string): string {
-  const bom = text.startsWith(BOM) ? BOM : '';
-  const note = bom === '' ? text : text.slice(bom.length);
-  // What this writes (the block, a new body) takes the note's line ending; a kept body stays as is.
-  const eol = /^[^\n]*\r\n/.test(note) ? '\r\n' : '\n';
-  const lines = (generated: string): string => (eol === '\n' ? generated : generated.replace(/\n/g, eol));
-  const parts = split(note);
-  const doc = parts ? parseYaml(parts.yaml) : new Document({});
+function changedYaml(yaml: string | undefined, changes: FrontmatterChanges, eol: string): string {
+  const doc = yaml === undefined ? new Document({}) : parseYaml(yaml);
+  if (yaml !== undefined) {
+    const edited = editFrontmatterText(yaml, doc, changes, eol);
+    if (edited !== null && readsAsChanged(yaml, edited, changes)) return edited;
+  }
   if (!isMap(doc.contents)) doc.contents = doc.createNode({}) as typeof doc.contents;
   for (const [key, value] of changes) {
     // A key written twice reads as its last value (parseNote): the shadowed earlier ones go, or
@@ -187,7 +178,41 @@ export function updateNote(text: string, changes: FrontmatterChanges, details?: 
     if (isScalar(existing) && value !== null && typeof value !== 'object') existing.value = value;
     else doc.set(key, doc.createNode(value));
   }
-  const block = lines(`---\n${doc.toString(YAML_OUT)}---\n`);
+  const printed = doc.toString(YAML_OUT);
+  return eol === '\n' ? printed : printed.replace(/\n/g, eol);
+}
+
+/** Whether `after` reads as `before` with `changes` made (the in-place edit's check). */
+function readsAsChanged(before: string, after: string, changes: FrontmatterChanges): boolean {
+  try {
+    const expected = readYaml(before);
+    if (!expected || typeof expected !== 'object' || Array.isArray(expected)) return false;
+    for (const [key, value] of changes) {
+      if (value === undefined) delete (expected as Record<string, unknown>)[key];
+      // Defined, not assigned: a `__proto__` key is data here.
+      else
+        Object.defineProperty(expected, key, { value, enumerable: true, writable: true, configurable: true });
+    }
+    return isDeepStrictEqual(readYaml(after), expected);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Applies key changes to a note's frontmatter, preserving untouched keys, their order and
+ * comments. `details` replaces the body when given (rebuilt as `\n<details>\n`); otherwise the
+ * body is kept exactly. The note keeps its byte order mark, and a note with CRLF line endings
+ * (its first line's) gets CRLF in what is written, so a Windows editor's note never mixes both.
+ */
+export function updateNote(text: string, changes: FrontmatterChanges, details?: string): string {
+  const bom = text.startsWith(BOM) ? BOM : '';
+  const note = bom === '' ? text : text.slice(bom.length);
+  // What this writes (the block, a new body) takes the note's line ending; a kept body stays as is.
+  const eol = /^[^\n]*\r\n/.test(note) ? '\r\n' : '\n';
+  const lines = (generated: string): string => (eol === '\n' ? generated : generated.replace(/\n/g, eol));
+  const parts = split(note);
+  const block = `${lines('---\n')}${changedYaml(parts?.yaml, changes, eol)}${lines('---\n')}`;
   let rest: string;
   if (details !== undefined) {
     const body = details.replace(/\r\n/g, '\n').replace(/\s+$/, '');

@@ -172,8 +172,7 @@ describe('updateNote', () => {
   });
 });
 
-describe('parseNote agrees with the write-path parser', () => {
-  const TRICKY = `---
+const TRICKY = `---
 due: 2025-01-15
 scheduled: 2025-01-15T09:30
 dateCreated: 2025-01-01T10:00:00.000+10:00
@@ -217,6 +216,7 @@ multi: |
 ---
 `;
 
+describe('parseNote agrees with the write-path parser', () => {
   it('gives the same values as the yaml Document API for a tricky sample', () => {
     const read = parseNote(TRICKY).frontmatter;
     const doc = parseDocument(TRICKY.split('---\n')[1]!, { schema: 'core', uniqueKeys: false });
@@ -232,5 +232,94 @@ multi: |
   it('caps alias expansion as before', () => {
     const bomb = `---\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n---\n`;
     assert.throws(() => parseNote(bomb));
+  });
+});
+
+describe('updateNote keeps the text of what it does not change', () => {
+  const KEPT = [
+    '---',
+    'zip: 02134',
+    'phone: +4930123',
+    'flag: True',
+    'nothing: ~',
+    'big: 1.0e+3',
+    "quoted: 'It''s'",
+    'escaped: "caf\\u00e9"',
+    'folded: one',
+    '  two',
+    'tags:',
+    '- task',
+    '- home',
+    'status: open # why',
+    'title: "Alpha"',
+    'note: |',
+    '  kept',
+    '---',
+    'Body',
+    '',
+  ].join('\n');
+
+  it('changes one line and leaves every other byte of the block as written', () => {
+    assert.equal(
+      updateNote(KEPT, [['status', 'done']]),
+      KEPT.replace('status: open # why', 'status: done # why'),
+    );
+  });
+
+  it('keeps the quoting of a changed scalar', () => {
+    assert.equal(updateNote(KEPT, [['title', 'Beta']]), KEPT.replace('"Alpha"', '"Beta"'));
+  });
+
+  it('rewrites only the lines of a changed or deleted list, and adds new keys at the end', () => {
+    const out = updateNote(KEPT, [
+      ['tags', ['task', 'work']],
+      ['zip', undefined],
+      ['due', '2026-01-15'],
+    ]);
+    assert.equal(
+      out,
+      KEPT.replace('zip: 02134\n', '')
+        .replace('tags:\n- task\n- home\n', 'tags:\n  - task\n  - work\n')
+        .replace('  kept\n---', '  kept\ndue: 2026-01-15\n---'),
+    );
+    const read = parseNote(out).frontmatter;
+    assert.deepEqual(read?.tags, ['task', 'work']);
+    assert.equal(read?.zip, undefined);
+    assert.equal(read?.phone, 4930123);
+  });
+
+  it('replaces a block value with a scalar and the last key of a block without a final newline', () => {
+    assert.equal(updateNote('---\ntags:\n  - a\nx: 1\n---\n', [['tags', 'a']]), '---\ntags: a\nx: 1\n---\n');
+    assert.equal(updateNote('---\nx: 01\nnote: |\n  a\n---\n', [['note', undefined]]), '---\nx: 01\n---\n');
+    assert.equal(
+      updateNote('---\r\nx: 01\r\ntags:\r\n- a\r\n---\r\n', [['tags', ['b']]]),
+      '---\r\nx: 01\r\ntags:\r\n  - b\r\n---\r\n',
+    );
+  });
+
+  it('re-prints the block when an edit in place would not read as the change', () => {
+    // Rewriting `a` in place would drop the anchor `b` refers to; the Document keeps it.
+    const aliased = '---\na: &x 01\nb: *x\nc: 01\n---\n';
+    const out = updateNote(aliased, [['a', 2]]);
+    assert.equal(out, '---\na: &x 2\nb: *x\nc: 1\n---\n');
+  });
+
+  it('reads every change as made on a sample of tricky frontmatter', () => {
+    const keys = Object.keys(parseNote(TRICKY).frontmatter ?? {});
+    const values: unknown[] = ['x', 'a: b', '', null, 3, true, ['l', '[[L]]'], { k: 'v' }, 'multi\nline'];
+    for (const [i, key] of keys.entries()) {
+      for (const value of [...values, undefined]) {
+        const changes = [
+          [key, value],
+          [`new${i}`, values[i % values.length]],
+        ] as const;
+        const expected: Record<string, unknown> = { ...parseNote(TRICKY).frontmatter };
+        if (value === undefined) delete expected[key];
+        else expected[key] = value;
+        expected[`new${i}`] = values[i % values.length];
+        const read = parseNote(updateNote(TRICKY, changes)).frontmatter;
+        assert.deepEqual(read, expected, `${key} = ${JSON.stringify(value)}`);
+      }
+    }
   });
 });
