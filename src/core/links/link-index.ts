@@ -64,6 +64,12 @@ export class LinkIndex {
     this.forget(nameKeyOf(path));
   }
 
+  /** The notes at `path` in any letter case: one name to a link, which ignores case as Obsidian does. */
+  sameIgnoringCase(path: string): string[] {
+    const lower = path.toLowerCase();
+    return (this.byName.get(nameKeyOf(path)) ?? []).filter((note) => note.toLowerCase() === lower);
+  }
+
   /** Removes a note (no-op when absent). */
   remove(path: string): void {
     const key = nameKeyOf(path);

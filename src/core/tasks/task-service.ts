@@ -713,13 +713,10 @@ export class TaskService {
       if (move === undefined) return commit(rel);
       // Found before the move, while links to the note still resolve to it.
       const referrers = this.referencesTo(rel);
-      const moved = await this.withFreePath(
-        move.folder,
-        move.name,
-        now,
-        commit,
-        move.exact ? rel : undefined,
-      );
+      const moved = await this.withFreePath(move.folder, move.name, now, commit, {
+        fallback: move.exact ? rel : undefined,
+        self: rel,
+      });
       return { ...moved, referrers };
     };
     const result = await this.store.withLock(rel, () => this.store.retryOnChange(rel, attempt));
@@ -896,19 +893,30 @@ export class TaskService {
 
   /**
    * Picks a free note path (`<folder>/<name>.md`, else with a `-2`… suffix) and reserves it while
-   * `use` writes it, so concurrent creates and renames never pick the same name. With `fallback`,
-   * only the exact name is acceptable: when it is taken, `use` gets the fallback (an archive move
-   * onto an existing file is skipped, as in the reference).
+   * `use` writes it, so concurrent creates and renames never pick the same name. A task's path is
+   * taken in any letter case: links find notes ignoring case, so `task.md` beside `Task.md` would
+   * make links to both ambiguous (`self`, the note being renamed, may change its own case).
+   * With `fallback`, only the exact name is acceptable: when it is taken, `use` gets the fallback
+   * (an archive move onto an existing file is skipped, as in the reference).
    */
   private async withFreePath<T>(
     folder: string,
     name: string,
     now: number,
     use: (rel: string) => Promise<T>,
-    fallback?: string,
+    { fallback, self }: { fallback?: string; self?: string } = {},
   ): Promise<T> {
-    const taken = async (p: string): Promise<boolean> => this.reserved.has(p) || (await this.store.exists(p));
     const rel = await this.store.withLock(PATH_CLAIMS, async () => {
+      const taken = async (p: string): Promise<boolean> => {
+        const lower = p.toLowerCase();
+        return (
+          this.graph()
+            .links.sameIgnoringCase(p)
+            .some((other) => other !== self) ||
+          [...this.reserved].some((claimed) => claimed.toLowerCase() === lower) ||
+          (await this.store.exists(p))
+        );
+      };
       const exact = folder === '' ? `${name}.md` : `${folder}/${name}.md`;
       let chosen: string;
       if (fallback === undefined) chosen = await uniqueNotePath(folder, name, taken, now);

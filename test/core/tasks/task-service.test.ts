@@ -278,6 +278,24 @@ describe('TaskService', () => {
     assert.equal(h.service.list().filter((t) => t.title === 'Same').length, 5);
   });
 
+  it('takes a name in any letter case, so links by name stay unambiguous', async () => {
+    const tasks = await Promise.all(['Case', 'CASE', 'case'].map((title) => h.service.create({ title })));
+    assert.deepEqual(tasks.map((t) => t.path.toLowerCase()).sort(), [
+      'tasknotes/tasks/case-2.md',
+      'tasknotes/tasks/case-3.md',
+      'tasknotes/tasks/case.md',
+    ]);
+    // A note may change the case of its own name.
+    const mixed = await h.service.create({ title: 'Mixed Case' });
+    const lower = await h.service.update(mixed.path, { title: 'mixed case' });
+    assert.equal(lower.path, 'TaskNotes/Tasks/mixed case.md');
+    const names = await readdir(path.join(h.vault, 'TaskNotes/Tasks'));
+    assert.deepEqual(
+      names.filter((name) => name.toLowerCase() === 'mixed case.md'),
+      ['mixed case.md'],
+    );
+  });
+
   it('edit writes empty lists as given (only undefined or null removes a key)', async () => {
     await h.service.edit('TaskNotes/Tasks/Alpha.md', (d) => {
       d.skipped_instances = [];
