@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { nestedDeeperThan } from '../core/nesting-depth.js';
-import { HttpError } from './http-error.js';
+import { BodyError } from './http-error.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 /**
@@ -24,12 +24,12 @@ export function installBodyParser(app: FastifyInstance): void {
     try {
       parsed = JSON.parse(text);
     } catch {
-      done(new HttpError(400, 'Invalid JSON'), undefined);
+      done(new BodyError(400, 'Invalid JSON'), undefined);
       return;
     }
     if (nestedDeeperThan(parsed, BODY_MAX_DEPTH)) {
       done(
-        new HttpError(400, `Request body is nested too deeply (at most ${BODY_MAX_DEPTH} levels)`),
+        new BodyError(400, `Request body is nested too deeply (at most ${BODY_MAX_DEPTH} levels)`),
         undefined,
       );
       return;

@@ -2,14 +2,16 @@
  * The one mapping from a thrown error to an error envelope: HttpError and DomainError carry their
  * status and message, schema failures become 400 with a readable message, an oversized body 413;
  * anything else is 500 `Internal server error` with the details in the log only. Unknown routes
- * and methods answer 404 `Not found`.
+ * and methods answer 404 `Not found`. `/mcp` answers a body it cannot read in JSON-RPC's form.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { isDomainError } from '../core/errors.js';
 import { errorBody } from './envelope.js';
-import { HttpError } from './http-error.js';
+import { BodyError, HttpError } from './http-error.js';
 import { statusOf } from './status-of.js';
 import { describeValidationError } from './validation.js';
+
+const MCP_URL = '/mcp';
 
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, req, reply) => {
@@ -42,6 +44,14 @@ export function installErrorHandler(app: FastifyInstance): void {
       message = fe.message;
     }
     if (status >= 500) req.log.error({ err }, 'request failed');
+    if (req.routeOptions.url === MCP_URL && (err instanceof BodyError || status === 413)) {
+      // An MCP client reads JSON-RPC: a body that is no message at all is answered as the
+      // protocol's transport answers one (-32700 parse error; -32600 for one too large), id null.
+      const code = status === 413 ? -32600 : -32700;
+      const text = status === 413 ? message : `Parse error: ${message}`;
+      void reply.code(status).type('application/json');
+      return reply.send({ jsonrpc: '2.0', error: { code, message: text }, id: null });
+    }
     void reply
       .code(status)
       .type('application/json')

@@ -11,3 +11,6 @@ export class HttpError extends Error {
     super(message);
   }
 }
+
+/** A request body that is not JSON, or nested too deeply: refused before any route sees it. */
+export class BodyError extends HttpError {}

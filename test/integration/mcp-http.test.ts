@@ -196,6 +196,29 @@ describe('MCP over Streamable HTTP', () => {
     assert.equal(noAccept.status, 406);
   });
 
+  it('answers a body that is not JSON as JSON-RPC does (-32700, id null); /api keeps its envelope', async () => {
+    const headers = {
+      Authorization: `Bearer ${TOKEN}`,
+      Accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+    };
+    const bad = await server.request('POST', '/mcp', '{"jsonrpc": "2.0", "id": 1', headers);
+    assert.equal(bad.status, 400);
+    assert.deepEqual(bad.body, {
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'Parse error: Invalid JSON' },
+      id: null,
+    });
+    const deep = await server.request('POST', '/mcp', `${'['.repeat(150)}${']'.repeat(150)}`, headers);
+    assert.equal(deep.status, 400);
+    assert.equal(deep.body.error.code, -32700);
+    const big = await server.request('POST', '/mcp', JSON.stringify({ s: 'x'.repeat(1024 * 1024) }), headers);
+    assert.equal(big.status, 413);
+    assert.equal(big.body.error.code, -32600);
+    const api = await server.request('POST', '/api/tasks', '{"title":', headers);
+    assert.deepEqual([api.status, api.body], [400, { success: false, error: 'Invalid JSON' }]);
+  });
+
   it('is off while the HTTP API is switched off', async () => {
     const auth = { Authorization: `Bearer ${TOKEN}` };
     assert.equal((await server.request('PUT', '/settings-api/api', { enabled: false }, auth)).status, 200);

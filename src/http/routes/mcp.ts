@@ -57,6 +57,17 @@ export const mcpRoutes: RouteSpec[] = [
     responses: {
       200: Type.Union([JsonRpc, Type.Array(JsonRpc)], { description: 'JSON-RPC response(s)' }),
       202: Type.Null({ description: 'Accepted (notifications and responses only)' }),
+      400: Type.Object(
+        { jsonrpc: Type.Literal('2.0') },
+        {
+          additionalProperties: true,
+          description: 'A body that is not JSON (or nested over 100 levels): error -32700, id null',
+        },
+      ),
+      413: Type.Object(
+        { jsonrpc: Type.Literal('2.0') },
+        { additionalProperties: true, description: 'A body over 1 MiB: error -32600, id null' },
+      ),
       406: JsonRpc,
       415: JsonRpc,
     },
