@@ -74,6 +74,8 @@ export type Command =
 
 /** Options that only make sense for a server that listens (not for `taskdown mcp`). */
 const SERVE_ONLY = ['port', 'host', 'allowed-hosts', 'create-demo'] as const;
+/** The options `taskdown check` reads; any other is refused rather than silently ignored. */
+const CHECK_OPTIONS = new Set(['vault', 'data-dir', 'json']);
 
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 const LOG_FORMATS = new Set(['auto', 'pretty', 'json']);
@@ -116,7 +118,11 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
     throw new UsageError(`unknown command "${command}" (try "taskdown --help")`);
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
-  if (command === 'check') return checkCommand(values, env);
+  if (command === 'check') {
+    const other = Object.keys(values).find((name) => !CHECK_OPTIONS.has(name));
+    if (other) throw new UsageError(`--${other} is an option of "taskdown serve", not of "taskdown check"`);
+    return checkCommand(values, env);
+  }
   if (values.json) throw new UsageError('--json is an option of "taskdown check"');
   if (command === 'mcp') {
     const serveOnly = SERVE_ONLY.find((name) => values[name] !== undefined);
@@ -130,6 +136,7 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
   const vault = resolveCollectionPath({ flagPath: values.vault, envPath: env.TASKDOWN_VAULT });
   const createDemo = values['create-demo'] === true;
   if (!createDemo || existsSync(vault)) checkDir(vault, 'vault');
+  else checkCreatable(vault, 'vault');
 
   const portText = values.port ?? env.TASKDOWN_PORT ?? String(DEFAULT_PORT);
   if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
@@ -147,6 +154,8 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
   }
   const dataDirArg = values['data-dir'] ?? env.TASKDOWN_DATA_DIR;
   const dataDir = dataDirArg ? path.resolve(dataDirArg) : defaultDataDir(vault);
+  if (existsSync(dataDir)) checkDir(dataDir, 'data dir');
+  else checkCreatable(dataDir, 'data dir');
   const logLevel = values['log-level'] ?? env.TASKDOWN_LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.has(logLevel)) throw new UsageError(`invalid log level "${logLevel}"`);
   const logFormat = values['log-format'] ?? env.TASKDOWN_LOG_FORMAT ?? 'auto';
@@ -247,6 +256,12 @@ function explainArgs(argv: string[]): string {
     if (option.type === 'string' && token.value === undefined) {
       return `${token.rawName} needs a value (see "taskdown --help")`;
     }
+    if (option.type === 'string' && !token.inlineValue && token.value?.startsWith('-')) {
+      return (
+        `${token.rawName} needs a value: "${token.value}" reads as an option ` +
+        `(write ${token.rawName}=${token.value} for a value that starts with "-")`
+      );
+    }
     if (option.type === 'boolean' && token.inlineValue) return `${token.rawName} takes no value`;
   }
   return 'invalid command line (see "taskdown --help")';
@@ -284,6 +299,23 @@ function checkDir(dir: string, what: string, readOnly = false): void {
     accessSync(dir, constants.R_OK | constants.X_OK | (readOnly ? 0 : constants.W_OK));
   } catch {
     throw new UsageError(`${what} folder ${dir} is not readable${readOnly ? '' : ' and writable'}`);
+  }
+}
+
+/**
+ * A folder Taskdown will create: the nearest folder above it that exists must be a writable
+ * folder, or the mkdir at start-up would fail with a bare ENOTDIR or EACCES.
+ */
+function checkCreatable(dir: string, what: string): void {
+  let above = path.dirname(dir);
+  while (!existsSync(above) && path.dirname(above) !== above) above = path.dirname(above);
+  if (!statSync(above, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`${what} ${dir} cannot be created: ${above} is not a folder`);
+  }
+  try {
+    accessSync(above, constants.W_OK | constants.X_OK);
+  } catch {
+    throw new UsageError(`${what} ${dir} cannot be created: ${above} is not writable`);
   }
 }
 

@@ -1,6 +1,6 @@
 /** Command-line errors in Taskdown's own words, in process (the exit codes: test/integration/cli). */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -33,6 +33,44 @@ describe('command-line errors', () => {
     );
     for (const argv of [['--bogus'], ['serve', '--port']])
       assert.doesNotMatch(usageError(argv), /positional|'--/);
+  });
+
+  it('say how to give a value that starts with "-"', () => {
+    assert.equal(
+      usageError(['serve', '--vault', vault, '--port', '-1']),
+      '--port needs a value: "-1" reads as an option (write --port=-1 for a value that starts with "-")',
+    );
+    assert.equal(
+      usageError(['serve', '--vault', vault, '--port=-1']),
+      'invalid port "-1" (expected 0-65535)',
+    );
+  });
+
+  it('refuse the options of serve in check', () => {
+    for (const option of ['--port=9', '--token=t', '--create-demo', '--validation=strict']) {
+      assert.match(
+        usageError(['check', '--vault', vault, option]),
+        /^--[a-z-]+ is an option of "taskdown serve", not of "taskdown check"$/,
+      );
+    }
+    assert.equal(parseCommand(['check', '--vault', vault, '--json'], {}).kind, 'check');
+  });
+
+  it('name a data dir or a demo vault that cannot be made where a file stands', () => {
+    const file = path.join(vault, 'file.txt');
+    writeFileSync(file, 'x');
+    assert.equal(
+      usageError(['serve', '--vault', vault, '--data-dir', file]),
+      `data dir ${file} is not a folder`,
+    );
+    assert.equal(
+      usageError(['serve', '--vault', vault, '--data-dir', path.join(file, 'a', 'b')]),
+      `data dir ${path.join(file, 'a', 'b')} cannot be created: ${file} is not a folder`,
+    );
+    assert.equal(
+      usageError(['serve', '--vault', path.join(file, 'demo'), '--create-demo']),
+      `vault ${path.join(file, 'demo')} cannot be created: ${file} is not a folder`,
+    );
   });
 
   it('suggest --create-demo when the vault folder does not exist', () => {

@@ -270,6 +270,16 @@ describe('taskdown CLI', () => {
     const res = await runCli(['serve', '--vault', file]);
     assert.equal(res.code, 2);
     assertOneLine(res.stderr, /is not a folder/);
+    // A data dir or a demo vault where a file stands: the same, not a bare EEXIST or ENOTDIR.
+    for (const args of [
+      ['serve', '--vault', vault, '--data-dir', file],
+      ['serve', '--vault', vault, '--data-dir', path.join(file, 'state')],
+      ['serve', '--vault', path.join(file, 'demo'), '--create-demo'],
+    ]) {
+      const refused = await runCli(args);
+      assert.equal(refused.code, 2, `${args.join(' ')}: ${refused.stderr}`);
+      assertOneLine(refused.stderr, /is not a folder$/);
+    }
   });
 
   it('refuses a non-loopback host without a token (exit 2)', async () => {
@@ -334,6 +344,22 @@ describe('taskdown CLI', () => {
     assert.doesNotMatch(run.stderr, /^\{/m, 'a JSON line');
     assert.ok(!run.stderr.includes('\u001b['), 'colours off a terminal');
     assert.doesNotMatch(run.stderr, /listening/i);
+  });
+
+  it('says in one line why the TaskNotes settings cannot be read, without a stack trace', async () => {
+    const broken = await tempDir();
+    try {
+      await mkdir(path.join(broken.dir, '.obsidian/plugins/tasknotes'), { recursive: true });
+      await writeFile(path.join(broken.dir, '.obsidian/plugins/tasknotes/data.json'), '{broken');
+      const run = await serveOnce(broken.dir, ['--log-format', 'pretty']);
+      assert.match(
+        run.stderr,
+        /^\[[\d:.]+\] WARN: cannot read \.obsidian\/plugins\/tasknotes\/data\.json; using TaskNotes defaults \{"reason":"[^"]*JSON[^"]*"\}$/m,
+      );
+      assert.doesNotMatch(run.stderr, /\bat \S+ \(|stack/);
+    } finally {
+      await broken.cleanup();
+    }
   });
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -158,6 +158,18 @@ function linkValues(raw: unknown): string[] {
   );
 }
 
+/**
+ * The warning for a TaskNotes settings file that cannot be read or parsed: the user's to fix, so
+ * its reason rather than a stack trace (which `--log-format pretty` would print over ten lines).
+ */
+const settingsUnreadable =
+  (log: Logger) =>
+  (err: unknown): void =>
+    log.warn(
+      { reason: err instanceof Error ? err.message : String(err) },
+      `cannot read ${TASKNOTES_DATA_JSON}; using TaskNotes defaults`,
+    );
+
 /** Lock key serializing the choice of new note paths (NUL never occurs in a vault path). */
 const PATH_CLAIMS = '\u0000paths';
 
@@ -223,9 +235,7 @@ export class TaskService {
   /** Loads the TaskNotes settings, scans the vault and starts watching it. */
   static async open(options: TaskServiceOptions): Promise<TaskService> {
     const policy = { root: options.vault, dataDir: options.dataDir };
-    const settings = await loadTaskNotesSettings(policy, (err) =>
-      options.log.warn({ err }, `cannot read ${TASKNOTES_DATA_JSON}; using TaskNotes defaults`),
-    );
+    const settings = await loadTaskNotesSettings(policy, settingsUnreadable(options.log));
     // The reader thread's buffers are the scan's only: the service does not keep them.
     const { prefetch, ...kept } = options;
     const service = new TaskService(kept, settings);
@@ -961,9 +971,7 @@ export class TaskService {
 
   private reloadSettings(): void {
     this.settingsReload = this.settingsReload.then(async () => {
-      this.current = await loadTaskNotesSettings(this.policy, (err) =>
-        this.options.log.warn({ err }, `cannot read ${TASKNOTES_DATA_JSON}; using TaskNotes defaults`),
-      );
+      this.current = await loadTaskNotesSettings(this.policy, settingsUnreadable(this.options.log));
       await this.store.rescan();
       this.options.log.info({}, 'TaskNotes settings reloaded');
     });
