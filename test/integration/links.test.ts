@@ -23,6 +23,8 @@ describe('links between tasks', () => {
         'A/Missing.md': note('status: open\nblockedBy:\n  - uid: "[[Nothing here]]"'),
         'A/Relative.md': note('status: open\nblockedBy:\n  - uid: "[done](../B/Shared.md)"'),
         'Design.md': note('status: open'),
+        'Target Note.md': note('status: open'),
+        'Escaped.md': note('status: open\nprojects:\n  - "[T](Target%20Note.md)"'),
         'Work/Implement.md': note(
           'status: open\nprojects:\n  - "[[Design|the design]]"\n  - "Other project"\n' +
             'blockedBy:\n  - uid: "[[Design]]"\n    reltype: STARTTOSTART\n    gap: P1D',
@@ -82,5 +84,13 @@ describe('links between tasks', () => {
 
     await server.request('PUT', `/api/tasks/${encodeId('API design.md')}`, { status: 'done' });
     assert.equal((await get('Work/Implement.md')).isBlocked, false);
+  });
+
+  it('a markdown link written with percent-escapes stays one, escaped, when its task is renamed', async () => {
+    const renamed = await server.request('PUT', `/api/tasks/${encodeId('Target Note.md')}`, {
+      title: 'New target',
+    });
+    assert.equal(renamed.body.data.id, 'New target.md');
+    assert.deepEqual((await get('Escaped.md')).projects, ['[T](New%20target.md)']);
   });
 });

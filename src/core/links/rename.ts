@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 import { wikilinkTarget } from './canonical.js';
-import { parseLinkValue, tryParseLink } from './parse.js';
+import { decodeTarget, parseLinkValue, tryParseLink } from './parse.js';
 
 const stripMd = (p: string): string => p.replace(/\\/g, '/').replace(/^\/+/, '').replace(/\.md$/i, '').trim();
 
@@ -20,8 +20,18 @@ function pointsAt(target: string, notePath: string): boolean {
   return t === note || t === posix.basename(note) || (t.startsWith('.') && t.endsWith(`/${note}`));
 }
 
+/** A percent-escape: a markdown link written with one (`Target%20Note.md`) is rewritten with them. */
+const ESCAPED = /%[0-9A-Fa-f]{2}/;
+
+/** A path as a markdown link destination: escaped as Obsidian writes it, `(`, `)` and `#` too. */
+const escapeDestination = (target: string): string =>
+  encodeURI(target).replace(/[()#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
 export function updateReferenceOnRename(reference: string, oldPath: string, newPath: string): string {
-  const link = tryParseLink(reference);
+  const parsed = tryParseLink(reference);
+  // A markdown link's destination is a URL: matched and moved decoded, written as it was.
+  const escaped = parsed?.format === 'markdown' && ESCAPED.test(parsed.target);
+  const link = parsed && escaped ? { ...parsed, target: decodeTarget(parsed.target) } : parsed;
   if (!link || !pointsAt(link.target, oldPath)) return reference;
   const anchor = link.anchor ? `#${link.anchor}` : '';
   if (link.format === 'wikilink') {
@@ -34,7 +44,8 @@ export function updateReferenceOnRename(reference: string, oldPath: string, newP
   const move = posix.relative(posix.dirname(stripMd(oldPath)), posix.dirname(stripMd(newPath)));
   const dir = posix.normalize(posix.join(posix.dirname(link.target), move));
   const newBase = posix.basename(stripMd(newPath)) + (keepsExtension ? '.md' : '');
-  const newTarget = dir === '.' ? newBase : `${dir}/${newBase}`;
+  const moved = dir === '.' ? newBase : `${dir}/${newBase}`;
+  const newTarget = escaped ? escapeDestination(moved) : moved;
   if (link.format === 'markdown') return `[${link.alias ?? ''}](${newTarget}${anchor})`;
   return newTarget;
 }

@@ -80,6 +80,19 @@ test('rename rewrites matching references in their own format and keeps the rest
     updateReferenceOnRename('[L](../tasks/task-001.md)', 'tasks/task-001.md', 'archive/task-001.md'),
     '[L](../archive/task-001.md)',
   );
+  // A destination written with percent-escapes is matched decoded and rewritten escaped.
+  assert.equal(
+    updateReferenceOnRename('[T](Target%20Note.md)', 'Tasks/Target Note.md', 'Tasks/New (draft) name.md'),
+    '[T](New%20%28draft%29%20name.md)',
+  );
+  assert.equal(
+    updateReferenceOnRename(
+      '[T](../Tasks/Target%20Note.md#h)',
+      'Tasks/Target Note.md',
+      'Done/Target Note.md',
+    ),
+    '[T](../Done/Target%20Note.md#h)',
+  );
 });
 
 test('canonical links are wikilinks without .md', () => {
