@@ -78,6 +78,13 @@ describe('recurring routes', () => {
         'Task is not recurring',
       ],
       [PARENT, 'skip-instance', {}, 400, 'Date is required'],
+      [
+        PARENT,
+        'skip-instance',
+        { date: '2026-01-13' },
+        400,
+        "2026-01-13 is not a day the task's recurrence rule produces",
+      ],
       [PARENT, 'unskip-instance', { date: 'x' }, 400, 'Invalid date "x". Expected YYYY-MM-DD.'],
       ['TaskNotes/Tasks/Nope.md', 'skip-instance', { date: '2026-01-12' }, 404, 'Task not found'],
     ];

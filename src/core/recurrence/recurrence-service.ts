@@ -29,6 +29,7 @@ import { RecurrenceSyntaxError } from './rule.js';
 import { Series } from './series.js';
 
 export const NOT_RECURRING = 'Task is not recurring';
+const notAnInstance = (day: string): string => `${day} is not a day the task's recurrence rule produces`;
 export const TASK_NOT_FOUND = 'Task not found';
 
 export interface RecurrenceServiceDeps {
@@ -139,7 +140,13 @@ export class RecurrenceService {
     const occurrence = this.findOccurrence(parent, day);
     const { before, after } = await this.editInstances(
       parent.path,
-      () => ({ day, action: 'skip' }),
+      (state) => {
+        // A skip of a day the rule never produces would change nothing a user sees, yet report
+        // an instance skipped. Completion-anchored rules have no fixed days to check against.
+        const known = state.skipped.includes(day) || state.anchor === 'completion';
+        if (!known && !Series.of(state).occursOn(day)) throw invalid(notAnInstance(day));
+        return { day, action: 'skip' };
+      },
       precondition,
     );
     if (after === before) return after; // already skipped
