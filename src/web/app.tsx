@@ -9,7 +9,8 @@ import { NoticeProvider } from './components/notices.js';
 import { SubscriptionsSection } from './components/subscriptions-section.js';
 import { TokenPrompt } from './components/token-prompt.js';
 import { WebhooksSection } from './components/webhooks-section.js';
-import type { ApiStatus } from './types.js';
+import { readToken } from './token-store.js';
+import type { ApiStatus, Session } from './types.js';
 
 type State =
   | { kind: 'loading' }
@@ -22,6 +23,11 @@ export function App() {
 
   const load = useCallback(async () => {
     try {
+      // Without a token, ask whether one is needed: a 401 would be logged in the console.
+      if (readToken() === null && (await call<Session>('GET', '/session')).tokenRequired) {
+        setState({ kind: 'locked' });
+        return;
+      }
       setState({ kind: 'ready', status: await call<ApiStatus>('GET', '/api') });
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) setState({ kind: 'locked' });

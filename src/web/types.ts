@@ -27,3 +27,8 @@ export type DeliveryDetail = Detail;
 
 /** A subscription with its fetch state (lastFetched, lastError). */
 export type Subscription = SubscriptionStatus;
+
+/** `GET /settings-api/session`: whether the page must ask for the token before anything else. */
+export interface Session {
+  tokenRequired: boolean;
+}

@@ -452,7 +452,14 @@ describe('settings page with a token from the command line', () => {
 
   it('asks for the token and shows that the command line set it, with editing disabled', async () => {
     const page = await browser.context.newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
     await page.goto(server.url);
+    await page.getByLabel('API token').waitFor();
+    // The page learns it needs a token without a request the browser logs as failed (a 401).
+    assert.deepEqual(errors, []);
     await page.getByLabel('API token').fill(token);
     await page.keyboard.press('Enter');
     await page.getByText("A token is set by the server's command line").waitFor();

@@ -41,6 +41,20 @@ function apiStatus(ctx: AppContext, api: ApiAccess) {
 const apiRoutes: RouteSpec[] = [
   defineRoute({
     method: 'GET',
+    url: '/settings-api/session',
+    summary: 'Whether the settings page must ask for a token',
+    description:
+      'Public, so that a page without a token learns it needs one from an answer rather than a 401, ' +
+      'which browsers log as an error. It checks no token (that would be a guess without lockout) ' +
+      'and tells nothing a 401 does not.',
+    tags: T,
+    hidden: true,
+    public: true,
+    responses: { 200: Type.Object({ tokenRequired: Type.Boolean() }) },
+    handler: async (_input, ctx) => ok({ tokenRequired: access(ctx).status().tokenSet }),
+  }),
+  defineRoute({
+    method: 'GET',
     url: '/settings-api/api',
     summary: 'HTTP API switch, address and token state',
     tags: T,
