@@ -44,6 +44,8 @@ describe('task routes', () => {
     };
     for (let i = 0; i < 5; i++) files[`Bulk/T${i}.md`] = `---\ntags: [task]\nstatus: open\n---\n`;
     files['Kept.md'] = KEPT;
+    // A flow list continued at column 0: readable, but not by the library that edits YAML.
+    files['Odd.md'] = '---\ntags: [task,\nodd]\nstatus: open\n---\n';
     server = await startTestServer({ files });
   });
   after(() => server.cleanup());
@@ -56,12 +58,12 @@ describe('task routes', () => {
       data.tasks.map((t: { id: string }) => t.id),
       ['Bulk/T1.md', 'Bulk/T2.md'],
     );
-    assert.deepEqual(data.pagination, { total: 7, offset: 1, limit: 2, hasMore: true });
+    assert.deepEqual(data.pagination, { total: 8, offset: 1, limit: 2, hasMore: true });
     assert.deepEqual(data.vault, { name: path.basename(server.vault), path: server.vault });
     assert.equal(data.note, 'For filtering and advanced queries, use POST /api/tasks/query');
     assert.equal(data.tasks[0].details, undefined);
     const defaults = await server.request('GET', '/api/tasks?offset=-3&limit=0');
-    assert.deepEqual(defaults.body.data.pagination, { total: 7, offset: 0, limit: 50, hasMore: false });
+    assert.deepEqual(defaults.body.data.pagination, { total: 8, offset: 0, limit: 50, hasMore: false });
     const capped = await server.request('GET', '/api/tasks?limit=999');
     assert.equal(capped.body.data.pagination.limit, 200);
   });
@@ -73,7 +75,7 @@ describe('task routes', () => {
       open.body.data.tasks.map((t: { id: string }) => t.id),
       ['Bulk/T0.md', 'Bulk/T1.md'],
     );
-    assert.deepEqual(open.body.data.pagination, { total: 7, offset: 0, limit: 2, hasMore: true });
+    assert.deepEqual(open.body.data.pagination, { total: 8, offset: 0, limit: 2, hasMore: true });
     const due = await server.request('GET', '/api/tasks?due_before=2025-01-16');
     assert.deepEqual(
       due.body.data.tasks.map((t: { id: string }) => t.id),
@@ -175,6 +177,14 @@ describe('task routes', () => {
       `on two lines\npriority: high\ncompletedDate: ${res.body.data.completedDate}\n`,
     );
     assert.equal(text.replace(/\ndateModified: .*\n/, '\n'), expected);
+  });
+
+  it('refuses, changing nothing, a write to frontmatter it cannot edit', async () => {
+    const res = await server.request('PUT', taskPath('Odd.md'), { status: 'done' });
+    assert.equal(res.status, 400);
+    assert.match(res.body.error, /^Odd\.md: .+; nothing was written$/);
+    const text = await readFile(path.join(server.vault, 'Odd.md'), 'utf8');
+    assert.equal(text, '---\ntags: [task,\nodd]\nstatus: open\n---\n');
   });
 
   it('rejects a PUT field of the wrong type naming the field, changing nothing', async () => {

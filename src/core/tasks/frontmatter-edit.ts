@@ -6,7 +6,8 @@
  * would be joined and a sequence written at the key's indent would be re-indented.
  *
  * The caller checks the result reads as the changed values and falls back to re-printing the
- * block when it does not (or when this returns null for a layout it does not edit).
+ * block (frontmatter-reprint.ts) when it does not, or when this returns null for a layout it does
+ * not edit.
  */
 import { Document, isMap, isScalar, type Pair, type Scalar, type ToStringOptions } from 'yaml';
 
@@ -29,7 +30,11 @@ interface Edit {
   text: string;
 }
 
-const keyOf = (pair: Pair): unknown => (isScalar(pair.key) ? pair.key.value : pair.key);
+/**
+ * A pair's key as the reader names it: `1:`, `true:` and `~:` are the keys "1", "true" and "null"
+ * of the frontmatter object, and a change names them so.
+ */
+export const keyOf = (pair: Pair): unknown => (isScalar(pair.key) ? String(pair.key.value) : pair.key);
 
 const lineStart = (text: string, at: number): number => text.lastIndexOf('\n', at - 1) + 1;
 
@@ -49,6 +54,8 @@ function printPair(key: string, value: unknown, before: unknown): string {
   let node: unknown = value;
   if (isScalar(before) && value !== null && typeof value !== 'object') {
     const scalar = before.clone() as Scalar;
+    // An explicit tag names the old value's type (`!!int 1`): it would misread a value of another.
+    if (typeof before.value !== typeof value) scalar.tag = undefined;
     scalar.value = value;
     scalar.comment = undefined;
     scalar.commentBefore = undefined;
@@ -71,8 +78,9 @@ export function editFrontmatterText(
   eol: string,
 ): string | null {
   const map = doc.contents;
-  // Positions below are the parser's, in `yaml`; the block's last line gets its line ending.
-  const text = yaml.endsWith('\n') ? yaml : `${yaml}${eol}`;
+  // Positions below are the parser's, in `yaml`. The note's split took the line break before the
+  // closing `---`; it is given back, so a blank line there stays.
+  const text = `${yaml}${eol}`;
   if (!isMap(map) || map.flow || !map.range) return null;
   if (new Set(changes.map(([key]) => key)).size !== changes.length) return null;
   for (const pair of map.items) {

@@ -14,9 +14,10 @@
  */
 import jsyaml from 'js-yaml';
 import { isDeepStrictEqual } from 'node:util';
-import { Document, isMap, isScalar, parseDocument, type Pair } from 'yaml';
+import { Document, parseDocument } from 'yaml';
 import { detachString } from '../detach-string.js';
 import { editFrontmatterText, YAML_OUT, type FrontmatterChanges } from './frontmatter-edit.js';
+import { reprintFrontmatter } from './frontmatter-reprint.js';
 import { readPlainYaml } from './plain-yaml.js';
 
 // An empty block (`---\n---`) does not match, so such a note is all body (as in the TaskNotes plugin).
@@ -75,8 +76,12 @@ const READ_SCHEMA = jsyaml.CORE_SCHEMA.extend({
   ],
 });
 
-/** Aliases can expand exponentially; such (rare) frontmatter goes through `yaml`, which caps them. */
-const MAY_HAVE_ALIASES = /&\S[\s\S]*\*\S/;
+/**
+ * Aliases can expand exponentially; such (rare) frontmatter goes through `yaml`, which caps them.
+ * An anchor or alias starts a node: after a space, a line start or a flow indicator, so a title
+ * such as `R&D *urgent*` stays on the faster path.
+ */
+const MAY_HAVE_ALIASES = /(?:^|[\s[{,])&[^\s[\]{},][\s\S]*(?:^|[\s[{,])\*[^\s[\]{},]/m;
 
 /**
  * Plain JS value of a frontmatter block: the plain-YAML fast path when the block is in its subset,
@@ -123,80 +128,19 @@ export function serializeNewNote(frontmatter: Record<string, unknown>, details: 
   return `---\n${doc.toString(YAML_OUT)}---\n\n${body === '' ? '' : `${body}\n`}`;
 }
 
-const keyOf = (pair: Pair): unknown => (isScalar(pair.key) ? pair.key.value : pair.key);
-
-/** How many times the frontmatter mapping has `key`. */
-function countKey(doc: Document, key: string): number {
-  return isMap(doc.contents) ? doc.contents.items.filter((pair) => keyOf(pair) === key).length : 0;
-}
-
-/**
- * Deletes a key; a comment written above it moves to the next key (or the end of the document),
- * so removing `title:` does not take a file's leading comment with it.
- */
-function deleteKeepingComments(doc: Document, key: string): void {
-  const map = doc.contents;
-  if (!isMap(map)) return;
-  const index = map.items.findIndex((pair) => keyOf(pair) === key);
-  if (index < 0) return;
-  const pair = map.items[index]!;
-  const comment = isScalar(pair.key) ? pair.key.commentBefore : undefined;
-  map.items.splice(index, 1);
-  if (!comment) return;
-  const next = map.items[index];
-  if (next && isScalar(next.key)) {
-    next.key.commentBefore = next.key.commentBefore ? `${comment}\n${next.key.commentBefore}` : comment;
-  } else if (index === 0) {
-    doc.commentBefore = doc.commentBefore ? `${doc.commentBefore}\n${comment}` : comment;
-  } else {
-    doc.comment = doc.comment ? `${doc.comment}\n${comment}` : comment;
-  }
-}
-
-/**
- * The block's YAML with `changes` made, ending in a line break: edited in place, so untouched keys
- * keep their exact text (frontmatter-edit.ts), when the edit reads as the changed values; else the
- * parsed Document re-printed with the changes.
- */
-function changedYaml(yaml: string | undefined, changes: FrontmatterChanges, eol: string): string {
-  const doc = yaml === undefined ? new Document({}) : parseYaml(yaml);
-  if (yaml !== undefined) {
-    const edited = editFrontmatterText(yaml, doc, changes, eol);
-    if (edited !== null && readsAsChanged(yaml, edited, changes)) return edited;
-  }
-  if (!isMap(doc.contents)) doc.contents = doc.createNode({}) as typeof doc.contents;
+/** The frontmatter `yaml` reads as, with `changes` made: what an updated note must read as. */
+function changedValues(yaml: string | undefined, changes: FrontmatterChanges): Record<string, unknown> {
+  const read = yaml === undefined ? undefined : readYaml(yaml);
+  const values = (read && typeof read === 'object' && !Array.isArray(read) ? read : {}) as Record<
+    string,
+    unknown
+  >;
   for (const [key, value] of changes) {
-    // A key written twice reads as its last value (parseNote): the shadowed earlier ones go, or
-    // the change would land on the first and never be read (nor would a deletion).
-    while (countKey(doc, key) > 1) deleteKeepingComments(doc, key);
-    if (value === undefined) {
-      deleteKeepingComments(doc, key);
-      continue;
-    }
-    const existing: unknown = doc.get(key, true);
-    // Reuse a scalar node so its trailing comment survives a value change.
-    if (isScalar(existing) && value !== null && typeof value !== 'object') existing.value = value;
-    else doc.set(key, doc.createNode(value));
+    if (value === undefined) delete values[key];
+    // Defined, not assigned: a `__proto__` key is data here.
+    else Object.defineProperty(values, key, { value, enumerable: true, writable: true, configurable: true });
   }
-  const printed = doc.toString(YAML_OUT);
-  return eol === '\n' ? printed : printed.replace(/\n/g, eol);
-}
-
-/** Whether `after` reads as `before` with `changes` made (the in-place edit's check). */
-function readsAsChanged(before: string, after: string, changes: FrontmatterChanges): boolean {
-  try {
-    const expected = readYaml(before);
-    if (!expected || typeof expected !== 'object' || Array.isArray(expected)) return false;
-    for (const [key, value] of changes) {
-      if (value === undefined) delete (expected as Record<string, unknown>)[key];
-      // Defined, not assigned: a `__proto__` key is data here.
-      else
-        Object.defineProperty(expected, key, { value, enumerable: true, writable: true, configurable: true });
-    }
-    return isDeepStrictEqual(readYaml(after), expected);
-  } catch {
-    return false;
-  }
+  return values;
 }
 
 /**
@@ -204,6 +148,8 @@ function readsAsChanged(before: string, after: string, changes: FrontmatterChang
  * comments. `details` replaces the body when given (rebuilt as `\n<details>\n`); otherwise the
  * body is kept exactly. The note keeps its byte order mark, and a note with CRLF line endings
  * (its first line's) gets CRLF in what is written, so a Windows editor's note never mixes both.
+ * Throws FrontmatterError when the block cannot be written so that it reads as the changes and
+ * nothing else changed (the caller writes nothing).
  */
 export function updateNote(text: string, changes: FrontmatterChanges, details?: string): string {
   const bom = text.startsWith(BOM) ? BOM : '';
@@ -212,7 +158,6 @@ export function updateNote(text: string, changes: FrontmatterChanges, details?: 
   const eol = /^[^\n]*\r\n/.test(note) ? '\r\n' : '\n';
   const lines = (generated: string): string => (eol === '\n' ? generated : generated.replace(/\n/g, eol));
   const parts = split(note);
-  const block = `${lines('---\n')}${changedYaml(parts?.yaml, changes, eol)}${lines('---\n')}`;
   let rest: string;
   if (details !== undefined) {
     const body = details.replace(/\r\n/g, '\n').replace(/\s+$/, '');
@@ -220,5 +165,40 @@ export function updateNote(text: string, changes: FrontmatterChanges, details?: 
   } else {
     rest = parts ? parts.rest : note === '' ? lines('\n') : `${eol}${note}`;
   }
-  return `${bom}${block}${rest}`;
+  const doc = parts ? parseYaml(parts.yaml) : new Document({});
+  const expected = changedValues(parts?.yaml, changes);
+  // The note as it will be read back must hold exactly the changed values and end its block
+  // where the body starts; the first way of writing it that does is the one written. Each later
+  // way keeps less of how the block was written.
+  const ways: Array<() => string | null> = [
+    () => (parts ? editFrontmatterText(parts.yaml, doc, changes, eol) : null),
+    () => lines(reprintFrontmatter(doc.clone(), changes, true)),
+    () => lines(reprintFrontmatter(doc.clone(), changes, false)),
+  ];
+  for (const way of ways) {
+    let yaml: string | null;
+    try {
+      yaml = way();
+    } catch {
+      continue; // the library refused to print it (an alias left without its anchor)
+    }
+    if (yaml === null) continue;
+    // A block that ends in a kept blank line (`|+`) needs one more: the split takes one.
+    for (const block of [yaml, `${yaml}${eol}`]) {
+      const written = `${bom}${lines('---\n')}${block}${lines('---\n')}${rest}`;
+      if (readsAs(written.slice(bom.length), expected, rest)) return written;
+    }
+  }
+  throw new FrontmatterError('its frontmatter cannot be changed without changing other values in it');
+}
+
+/** Whether a written note reads as `expected` and keeps `rest` after its block. */
+function readsAs(note: string, expected: Record<string, unknown>, rest: string): boolean {
+  const parts = split(note);
+  if (!parts || parts.rest !== rest) return false;
+  try {
+    return isDeepStrictEqual(readYaml(parts.yaml), expected);
+  } catch {
+    return false;
+  }
 }

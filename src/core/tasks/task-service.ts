@@ -26,7 +26,8 @@ import { retargetReference } from '../links/rename.js';
 import { isCompletedStatus, normalizeFrontmatter, normalizeStatus } from './field-mapping.js';
 import { uniqueNotePath } from './filename.js';
 import { detectionOf, taskDetector, type TaskDetector } from '../config/task-detection.js';
-import { parseNote, serializeNewNote, updateNote, type ParsedNote } from './note-format.js';
+import type { FrontmatterChanges } from './frontmatter-edit.js';
+import { FrontmatterError, parseNote, serializeNewNote, updateNote, type ParsedNote } from './note-format.js';
 import { planCreate, type CreatePlan, type TaskCreateInput } from './task-create.js';
 import { applyCreateTemplate, templatingConfig } from '../templating/create-template.js';
 import { vaultFilePath } from '../vault/vault-files.js';
@@ -156,6 +157,21 @@ function linkValues(raw: unknown): string[] {
   return items.flatMap((item) =>
     typeof item === 'string' ? [item] : isRecord(item) && typeof item.uid === 'string' ? [item.uid] : [],
   );
+}
+
+/**
+ * The note's new text; a frontmatter block that cannot be written so that it reads as the change
+ * (and nothing else) is the client's 400, with nothing written.
+ */
+function updatedText(rel: string, text: string, changes: FrontmatterChanges, details?: string): string {
+  try {
+    return updateNote(text, changes, details);
+  } catch (err) {
+    // The parser's message goes on with an excerpt of the note: its first line says what is wrong.
+    const reason = err instanceof Error ? (err.message.split('\n')[0] ?? '').replace(/:$/, '') : '';
+    if (err instanceof FrontmatterError) throw invalid(`${rel}: ${reason}; nothing was written`);
+    throw err;
+  }
 }
 
 /**
@@ -710,7 +726,7 @@ export class TaskService {
       const commit = async (target: string) => {
         // A move stays inside the vault and names a note.
         if (target !== rel) planRename(rel, target, false);
-        const text = updateNote(record.text, withTitle(plan, target, settings), plan.details);
+        const text = updatedText(rel, record.text, withTitle(plan, target, settings), plan.details);
         const written =
           target === rel
             ? await this.store.write(rel, text, record.hash)

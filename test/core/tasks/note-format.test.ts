@@ -298,10 +298,54 @@ describe('updateNote keeps the text of what it does not change', () => {
   });
 
   it('re-prints the block when an edit in place would not read as the change', () => {
-    // Rewriting `a` in place would drop the anchor `b` refers to; the Document keeps it.
+    // Rewriting `a` in place would drop the anchor `b` refers to: `b` gets a copy of its value.
     const aliased = '---\na: &x 01\nb: *x\nc: 01\n---\n';
-    const out = updateNote(aliased, [['a', 2]]);
-    assert.equal(out, '---\na: &x 2\nb: *x\nc: 1\n---\n');
+    assert.equal(updateNote(aliased, [['a', 2]]), '---\na: &x 2\nb: 1\nc: 1\n---\n');
+    assert.equal(updateNote(aliased, [['a', undefined]]), '---\nb: 1\nc: 1\n---\n');
+    const merged = '---\nbase: &b\n  p: 1\nc:\n  <<: *b\n---\n';
+    assert.deepEqual(parseNote(updateNote(merged, [['base', 'x']])).frontmatter, {
+      base: 'x',
+      c: parseNote(merged).frontmatter?.c,
+    });
+  });
+
+  it('writes every change so that it reads back as made, whatever the old value looked like', () => {
+    const cases: Array<[string, string, unknown]> = [
+      ['a: !!str 1', 'a', 5],
+      ['a: !!null', 'a', 'yes'],
+      ['a: !!bool true', 'a', 'True'],
+      ['a: !!int 1', 'a', 'x'],
+      ['a: |\n  x', 'a', '  '],
+      ['a: 1', 'a', 'x\n\n'],
+      ['a: 1', 'b', 'x\n\n\n'],
+      ['1: a\nb: 2', '1', undefined],
+      ['true: a\n~: b', 'null', undefined],
+    ];
+    for (const [yaml, key, value] of cases) {
+      const note = `---\n${yaml}\n---\nBody\n`;
+      const expected: Record<string, unknown> = { ...parseNote(note).frontmatter };
+      if (value === undefined) delete expected[key];
+      else expected[key] = value;
+      const out = updateNote(note, [[key, value]]);
+      assert.deepEqual(parseNote(out), { frontmatter: expected, details: 'Body' }, `${yaml} / ${key}`);
+    }
+    // Only the changed line moves: the blank line before the closing `---` stays.
+    assert.equal(updateNote('---\na: 1\n\n---\nBody\n', [['a', 2]]), '---\na: 2\n\n---\nBody\n');
+  });
+
+  it('refuses a change it cannot write without changing something else, and one to YAML it cannot edit', () => {
+    // A directive in the block: the edit in place reads right; a re-print would end the block at
+    // the directives' `---`, so when only a re-print could do (an anchor's value changes), no way.
+    const directive = '---\n%YAML 1.2\n--- # doc\na: &x !!int 1\nb: 2\n---\nBody\n';
+    assert.deepEqual(parseNote(updateNote(directive, [['b', 'x']])), {
+      frontmatter: { a: 1, b: 'x' },
+      details: 'Body',
+    });
+    const aliased = '---\n%YAML 1.2\n---\na: &x 1\nb: *x\n---\nBody\n';
+    assert.throws(() => updateNote(aliased, [['a', 2]]), FrontmatterError);
+    // js-yaml reads a flow list continued at column 0; the library that edits does not.
+    assert.deepEqual(parseNote('---\na: [x,\ny]\n---\n').frontmatter, { a: ['x', 'y'] });
+    assert.throws(() => updateNote('---\na: [x,\ny]\n---\n', [['b', 1]]), FrontmatterError);
   });
 
   it('reads every change as made on a sample of tricky frontmatter', () => {
