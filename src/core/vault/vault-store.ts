@@ -427,7 +427,17 @@ export class VaultStore<P> {
   private async writeFile(rel: string, text: string, basis: string | null): Promise<void> {
     const entry = this.writable(rel);
     warnIfNoSwap(this.options.log);
-    await writeFileAtomic(entry.real, text, { mkdir: true, replace: checkedReplace(rel, basis ?? undefined) });
+    const replace = checkedReplace(rel, basis ?? undefined);
+    await writeFileAtomic(entry.real, text, {
+      mkdir: true,
+      // Writing the temp file takes a while (half a second for a 5 MB note): a folder on the way
+      // swapped for a link meanwhile would have the note replaced behind it. The path is judged
+      // again in the same synchronous step as the replacement, and the temp file removed.
+      replace: (tmp, target) => {
+        if (this.writable(rel).real !== entry.real) throw refusedPath('write', rel);
+        replace(tmp, target);
+      },
+    });
   }
 
   /**

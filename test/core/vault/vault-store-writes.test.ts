@@ -3,9 +3,10 @@
  * bounded redo, the request path's re-read of a note caught mid-save, and rename order.
  */
 import assert from 'node:assert/strict';
-import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import { promises as fsPromises } from 'node:fs';
+import { appendFile, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { DomainError } from '../../../src/core/errors.js';
 import { silentLogger as silent } from '../../../src/core/logger.js';
 import { NoteChangedError } from '../../../src/core/vault/note-changed.js';
@@ -111,6 +112,31 @@ describe('vault store writes', () => {
     assert.deepEqual(await readdir(dir), ['Sub']);
     assert.deepEqual(await readdir(path.join(dir, 'Sub')), ['B.md']);
     assert.equal(await readFile(path.join(dir, 'Sub/B.md'), 'utf8'), 'task b\n');
+  });
+
+  it('replaces nothing behind a folder swapped for a link while the new text was being written', async () => {
+    const outside = await tempDir('vault-store-outside-');
+    try {
+      await writeFiles(dir, { 'Tasks/B.md': 'task b\n' });
+      const fresh = await store.readFresh('Tasks/B.md');
+      assert.ok(fresh);
+      // Another program moves the folder out and leaves a link in its place, mid-write.
+      const original = fsPromises.writeFile;
+      const swap = mock.method(fsPromises, 'writeFile', async (...args: Parameters<typeof original>) => {
+        await rename(path.join(dir, 'Tasks'), path.join(outside.dir, 'Tasks'));
+        await symlink(path.join(outside.dir, 'Tasks'), path.join(dir, 'Tasks'));
+        return original(...args);
+      });
+      try {
+        await assert.rejects(store.write('Tasks/B.md', 'task b changed\n', fresh.hash), DomainError);
+      } finally {
+        swap.mock.restore();
+      }
+      assert.equal(await readFile(path.join(outside.dir, 'Tasks/B.md'), 'utf8'), 'task b\n');
+      assert.deepEqual(await readdir(path.join(outside.dir, 'Tasks')), ['B.md']);
+    } finally {
+      await outside.cleanup();
+    }
   });
 
   it('never writes or moves a note into .obsidian/ or the data dir, and a refused move writes nothing', async () => {
