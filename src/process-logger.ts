@@ -37,6 +37,9 @@ export async function createProcessLogger(
   const style = logStyle(config.logFormat ?? 'auto', stderr.isTTY === true, env);
   // Synchronous writes to fd 2: nothing is lost when the process exits right after a line.
   const fd2 = pino.destination({ dest: 2, sync: true });
+  // A log line that cannot be written (stderr on a full disk, a closed pipe) is lost: without a
+  // listener the stream's 'error' event would be thrown and stop the server mid-request.
+  fd2.on('error', () => {});
   const options = { level: config.logLevel, redact: ['req.headers.authorization'] };
   return pino(options, style.format === 'json' ? fd2 : await prettyDestination(fd2, style.colour));
 }

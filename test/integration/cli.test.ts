@@ -1,6 +1,6 @@
 /** The `taskdown` command line: flags, environment, exit codes and one-line errors. */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { execFile, spawn } from 'node:child_process';
 import { copyFile, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
@@ -345,6 +345,51 @@ describe('taskdown CLI', () => {
     assert.ok(!run.stderr.includes('\u001b['), 'colours off a terminal');
     assert.doesNotMatch(run.stderr, /listening/i);
   });
+
+  it(
+    'keeps serving when its log cannot be written (stderr on a full disk)',
+    { skip: !existsSync('/dev/full') },
+    async () => {
+      const dataDir = await tempDir();
+      const full = openSync('/dev/full', 'w');
+      const child = spawn(
+        process.execPath,
+        [
+          builtCli(),
+          'serve',
+          '--vault',
+          vault,
+          '--data-dir',
+          dataDir.dir,
+          '--port',
+          '0',
+          '--log-level',
+          'debug',
+        ],
+        { stdio: ['ignore', 'pipe', full] },
+      );
+      closeSync(full);
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let stdout = '';
+          child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+            stdout += chunk;
+            const match = /listening on (\S+)/.exec(stdout);
+            if (match?.[1]) resolve(match[1]);
+          });
+          child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+        });
+        for (let i = 0; i < 5; i++) assert.equal((await fetch(`${url}/api/health`)).status, 200);
+        assert.equal(child.exitCode, null);
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGTERM');
+          await new Promise((resolve) => child.once('exit', resolve));
+        }
+        await dataDir.cleanup();
+      }
+    },
+  );
 
   it('says in one line why the TaskNotes settings cannot be read, without a stack trace', async () => {
     const broken = await tempDir();
