@@ -106,7 +106,7 @@ export class VaultStore<P> {
   private cancelCatchUp: (() => void) | undefined;
   private stopped = false;
   /** Task notes the watcher found gone, empty or not a task once, looked at again before that counts. */
-  private readonly unsettled = new Set<string>();
+  private readonly unsettled = new Map<string, number>();
   private readonly sorted = new SortedNotes<NoteRecord<P>>(
     (rel) => this.notes.get(rel),
     () => this.notes.values(),
@@ -558,6 +558,14 @@ export class VaultStore<P> {
    * atomic save, ours or another program's, is a new file complete when it appears) and less
    * than QUIET_MS ago. Where the file system keeps no creation time, any recent write counts.
    */
+  /** Whether the note's file was last written less than `ms` ago (by anyone). */
+  private savedWithin(rel: string, ms: number): boolean {
+    const entry = inspectVaultPath(this.options.policy, rel);
+    const stat = entry.kind === 'file' ? statSync(entry.real, { throwIfNoEntry: false }) : undefined;
+    const age = stat ? Date.now() - stat.mtimeMs : Infinity;
+    return age >= 0 && age < ms;
+  }
+
   private beingRewritten(rel: string): boolean {
     const entry = inspectVaultPath(this.options.policy, rel);
     const stat = entry.kind === 'file' ? statSync(entry.real, { throwIfNoEntry: false }) : undefined;
@@ -611,10 +619,15 @@ export class VaultStore<P> {
     const before = this.notes.get(rel);
     let text = this.readText(rel);
     let read = this.examine(rel, text, before);
-    if (fromWatcher && before && !read.unchanged && !read.after && !this.unsettled.has(rel)) {
-      this.unsettled.add(rel);
-      this.watcher?.recheck(rel, UNSETTLED_GRACE_MS);
-      return text;
+    if (fromWatcher && before && !read.unchanged && !read.after) {
+      // Looked at again while another program keeps saving it, for as long as UNSETTLED_MAX_MS.
+      const since = this.unsettled.get(rel);
+      const saving = since !== undefined && text !== undefined && this.savedWithin(rel, UNSETTLED_GRACE_MS);
+      if (since === undefined || (saving && Date.now() - since < UNSETTLED_MAX_MS)) {
+        if (since === undefined) this.unsettled.set(rel, Date.now());
+        this.watcher?.recheck(rel, UNSETTLED_GRACE_MS);
+        return text;
+      }
     }
     if (!fromWatcher) {
       // A request builds a write on what it reads: not on a note caught mid-save.
@@ -624,7 +637,10 @@ export class VaultStore<P> {
         text = this.readText(rel);
         read = this.examine(rel, text, before);
       }
-      if (before && !read.unchanged && read.after && this.beingRewritten(rel)) {
+      // Still caught mid-save after the grace (a program saving it in place again and again, each
+      // read landing after its truncation): not a deletion, a save in progress.
+      const midSave = read.after ? this.beingRewritten(rel) : text !== undefined && this.savedWithin(rel, UNSETTLED_GRACE_MS);
+      if (before && !read.unchanged && midSave) {
         throw conflict(`${rel} is being saved by another program right now; nothing was changed, try again`);
       }
     }
@@ -728,6 +744,11 @@ const SNAPSHOT_STAT_CHUNK = 500;
 const MAX_WRITE_ATTEMPTS = 10;
 /** How long a task note may read as gone, empty or not a task before that counts (see reconcile). */
 const UNSETTLED_GRACE_MS = 250;
+/**
+ * How long the watcher goes on looking at such a note while it keeps being written (a program
+ * saving it in place again and again) before its state counts.
+ */
+const UNSETTLED_MAX_MS = 2000;
 /** A request's re-reads of such a note within UNSETTLED_GRACE_MS. */
 const UNSETTLED_RETRY_MS = 10;
 /**

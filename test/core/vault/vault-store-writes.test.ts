@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { promises as fsPromises } from 'node:fs';
 import { appendFile, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { DomainError } from '../../../src/core/errors.js';
@@ -92,6 +93,34 @@ describe('vault store writes', () => {
       changes.map((c) => c.kind),
       ['changed'],
     );
+  });
+
+  it('never takes a note saved in place again and again for gone, however its reads fall', async () => {
+    // Another process: truncate, pause, write, pause, for 1.5 s; a look can land on the truncation.
+    const writer = spawn(process.execPath, [
+      '-e',
+      `const fs = require('fs'); const end = Date.now() + 1500; let i = 0;
+       const wait = (ms) => { const t = Date.now() + ms; while (Date.now() < t); };
+       while (Date.now() < end) { fs.writeFileSync(process.argv[1], ''); wait(5);
+         fs.writeFileSync(process.argv[1], 'task a, save ' + i++ + '\\n'); wait(5); }`,
+      path.join(dir, 'A.md'),
+    ]);
+    const saves = new Promise((resolve) => writer.once('exit', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const answers: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      try {
+        const fresh = await store.withLock('A.md', () => store.readFresh('A.md'));
+        answers.push(fresh ? 'read' : 'gone');
+      } catch (err) {
+        answers.push(err instanceof DomainError ? err.code : String(err));
+      }
+    }
+    await saves;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.ok(!answers.includes('gone'), answers.join(', '));
+    assert.ok(!changes.some((c) => c.kind === 'removed'), changes.map((c) => c.kind).join(', '));
+    assert.ok(store.get('A.md'));
   });
 
   it('still reports a note that stays empty as gone, after the grace', async () => {
