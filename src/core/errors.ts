@@ -8,7 +8,7 @@ export type DomainErrorCode =
   | 'INVALID' // the input is wrong; nothing was changed
   | 'CONFLICT' // the request contradicts the current state (e.g. already running)
   | 'PRECONDITION_FAILED' // an If-Match style precondition did not hold
-  | 'UNAVAILABLE'; // a dependency (feed, provider) could not be reached
+  | 'UNAVAILABLE'; // a dependency (feed, provider, the vault folder) could not be reached
 
 export class DomainError extends Error {
   override readonly name = 'DomainError';

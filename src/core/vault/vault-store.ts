@@ -11,9 +11,9 @@
  *   not delivered yet is never overwritten unseen.
  * - A note that cannot be parsed (broken YAML) is logged once and left out; it never crashes.
  */
-import { promises as fs, mkdirSync, renameSync, statSync, symlinkSync } from 'node:fs';
+import { promises as fs, mkdirSync, renameSync, statSync, symlinkSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { conflict } from '../errors.js';
+import { conflict, DomainError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { tempPathFor, writeFileAtomic } from './atomic-write.js';
 import { checkedReplace } from './checked-replace.js';
@@ -107,6 +107,8 @@ export class VaultStore<P> {
   private stopped = false;
   /** Task notes the watcher found gone, empty or not a task once, looked at again before that counts. */
   private readonly unsettled = new Map<string, number>();
+  /** The vault folder as it was at start (see assertRootInPlace). */
+  private rootAtStart: Stats | undefined;
   private readonly sorted = new SortedNotes<NoteRecord<P>>(
     (rel) => this.notes.get(rel),
     () => this.notes.values(),
@@ -164,6 +166,7 @@ export class VaultStore<P> {
    * removed by this first scan.
    */
   async start(prefetch?: NotePrefetch): Promise<void> {
+    this.rootAtStart = statSync(this.options.policy.root);
     const scan = await this.scan(true, prefetch);
     this.startWatcher(scan.folders, scan.links);
     // Later rather than now: a start's first answers come first, and nothing is lost by waiting,
@@ -446,10 +449,24 @@ export class VaultStore<P> {
    */
   private writable(rel: string): Extract<VaultEntry, { real: string }> {
     if (isReservedVaultPath(this.options.policy, rel)) throw refusedPath('write', rel, RESERVED_FOLDER);
+    this.assertRootInPlace();
     const entry = inspectVaultPath(this.options.policy, rel);
     if (entry.kind === 'refused') throw refusedPath('write', rel);
     if (entry.kind === 'folder') throw refusedPath('write', rel, 'it is a folder');
     return entry;
+  }
+
+  /**
+   * The vault folder moved away or unmounted while serving: a write would create its folders
+   * again at the old path (an empty mount point), where nothing watches them.
+   */
+  private assertRootInPlace(): void {
+    const { root } = this.options.policy;
+    const now = statSync(root, { throwIfNoEntry: false });
+    const then = this.rootAtStart;
+    if (then && (!now || now.ino !== then.ino || now.dev !== then.dev)) {
+      throw new DomainError('UNAVAILABLE', `the vault folder ${root} is gone (moved or unmounted); nothing was written`);
+    }
   }
 
   /** Throws unless a note may be moved or renamed to `rel` now (nothing is there yet). */

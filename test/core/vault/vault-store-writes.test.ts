@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { promises as fsPromises } from 'node:fs';
-import { appendFile, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
@@ -121,6 +121,22 @@ describe('vault store writes', () => {
     assert.ok(!answers.includes('gone'), answers.join(', '));
     assert.ok(!changes.some((c) => c.kind === 'removed'), changes.map((c) => c.kind).join(', '));
     assert.ok(store.get('A.md'));
+  });
+
+  it('writes nothing once the vault folder was moved away, not even into an empty one in its place', async () => {
+    await rename(dir, `${dir}.moved`);
+    try {
+      await mkdir(dir); // an empty mount point where the vault was
+      await assert.rejects(store.write('New.md', 'task new\n', null), (err: unknown) => {
+        assert.ok(err instanceof DomainError && err.code === 'UNAVAILABLE', String(err));
+        assert.match(err.message, /the vault folder .* is gone \(moved or unmounted\); nothing was written/);
+        return true;
+      });
+      assert.deepEqual(await readdir(dir), []);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await rename(`${dir}.moved`, dir);
+    }
   });
 
   it('still reports a note that stays empty as gone, after the grace', async () => {
