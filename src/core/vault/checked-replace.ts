@@ -41,6 +41,8 @@ import {
   statSync,
   unlinkSync,
 } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { invalid } from '../errors.js';
 import { tempPathFor } from './atomic-write.js';
 import { NoteChangedError } from './note-changed.js';
 import { CANNOT_SWAP, systemSwap, type Swap } from './rename-exchange.js';
@@ -67,14 +69,17 @@ export function checkedReplace(
       return;
     }
     const seen = identity(target);
-    let text;
+    let bytes;
     try {
-      text = readFileSync(target, 'utf8');
+      bytes = readFileSync(target);
     } catch (err) {
       if (code(err) === 'ENOENT') throw new NoteChangedError(rel);
       throw err;
     }
-    if (hashText(text) !== basis || identity(target) !== seen) throw new NoteChangedError(rel);
+    // The note was read as UTF-8: bytes that are not came out as U+FFFD, and writing the text
+    // back would put that character where they were, for good.
+    if (!isUtf8(bytes)) throw invalid(`${rel} is not valid UTF-8 text; writing it would replace the bytes that are not, so nothing was written`);
+    if (hashText(bytes.toString('utf8')) !== basis || identity(target) !== seen) throw new NoteChangedError(rel);
     if (swap === null || !swappedReplace(tmp, target, rel, basis, swap)) pinnedReplace(tmp, target, rel, basis);
   };
 }

@@ -139,6 +139,21 @@ describe('vault store writes', () => {
     }
   });
 
+  it('writes nothing over a note that is not valid UTF-8, whose bytes a write would replace', async () => {
+    const file = path.join(dir, 'Latin1.md');
+    const bytes = Buffer.from('task caf\xe9\n', 'latin1');
+    await writeFile(file, bytes);
+    const fresh = await store.withLock('Latin1.md', () => store.readFresh('Latin1.md'));
+    assert.ok(fresh);
+    await assert.rejects(store.write('Latin1.md', `${fresh.text}more\n`, fresh.hash), (err: unknown) => {
+      assert.ok(err instanceof DomainError && err.code === 'INVALID', String(err));
+      assert.match(err.message, /^Latin1\.md is not valid UTF-8 text/);
+      return true;
+    });
+    assert.deepEqual(await readFile(file), bytes);
+    assert.deepEqual((await readdir(dir)).sort(), ['A.md', 'Latin1.md']);
+  });
+
   it('still reports a note that stays empty as gone, after the grace', async () => {
     await writeFile(path.join(dir, 'A.md'), '');
     assert.equal(await store.withLock('A.md', () => store.readFresh('A.md')), undefined);
