@@ -10,7 +10,7 @@
  * replaced file's mode and, where permitted, its owner.
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fs, renameSync } from 'node:fs';
+import { chmodSync, promises as fs, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export interface AtomicWriteOptions {
@@ -76,6 +76,13 @@ export async function writeFileAtomic(
   }
   await handle.close();
   try {
+    // Writing the temp file takes a while (half a second for 5 MB): a chmod by another program
+    // meanwhile (a note made private) is kept, the mode being read again in this synchronous
+    // step, right before the file is replaced.
+    if (existing && options.mode === undefined) {
+      const now = statSync(target, { throwIfNoEntry: false });
+      if (now && (now.mode & 0o7777) !== mode) chmodSync(tmp, now.mode & 0o7777);
+    }
     (options.replace ?? renameSync)(tmp, target);
   } catch (err) {
     await fs.rm(tmp, { force: true });

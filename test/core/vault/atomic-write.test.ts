@@ -74,6 +74,20 @@ describe('writeFileAtomic', () => {
     assert.equal((await stat(file)).mode & 0o7777, 0o664);
   });
 
+  it('keeps a mode another program set while the new content was being written', async () => {
+    const file = path.join(dir, 'note.md');
+    await writeFile(file, 'old');
+    await chmod(file, 0o644);
+    async function* parts() {
+      yield 'new ';
+      await chmod(file, 0o600); // the user makes the note private mid-write
+      yield 'text';
+    }
+    await writeFileAtomic(file, parts());
+    assert.equal(await readFile(file, 'utf8'), 'new text');
+    assert.equal((await stat(file)).mode & 0o7777, 0o600);
+  });
+
   it('keeps the owner of the file it replaces where permitted', async (t) => {
     // Root may give a file to anyone; another user only to one of their own groups.
     const root = process.getuid?.() === 0;
