@@ -19,7 +19,8 @@ export async function shellWith(routes: RouteSpec[], deps: Partial<Omit<HttpServ
     },
   });
   const app = await buildHttpServer({
-    ctx: {} as AppContext, // test routes never touch the services
+    // Test routes touch no service; the shell reads the journal's count of lost events.
+    ctx: { services: { journal: { lostEvents: 0 } } } as unknown as AppContext,
     log: pino({ level: 'info' }, sink),
     token: () => null,
     apiEnabled: () => true,

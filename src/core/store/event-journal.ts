@@ -112,16 +112,32 @@ export class EventJournal {
       data,
     };
     const text = JSON.stringify(envelope);
-    // A savepoint inside this turn's transaction: a failed append undoes only itself.
-    const entry = this.store.write(() => this.appendTx(name, at, text));
+    let entry;
+    try {
+      // A savepoint inside this turn's transaction: a failed append undoes only itself.
+      entry = this.store.write(() => this.appendTx(name, at, text));
+    } catch (err) {
+      this.lostEvents += 1;
+      throw err;
+    }
     if (this.batch.push(entry) === 1) this.store.afterCommit((error) => this.announce(error));
     return entry;
   }
 
+  /**
+   * How many events could not be recorded since the start (an append or its commit failed: the
+   * data dir's disk full, the file gone). An operation that sees it grow while it ran must not
+   * answer as if its change's webhooks and stream events were on their way.
+   */
+  lostEvents = 0;
+
   private announce(error: Error | undefined): void {
     const batch = this.batch;
     this.batch = [];
-    if (error) return;
+    if (error) {
+      this.lostEvents += batch.length;
+      return;
+    }
     for (const entry of batch) {
       for (const listener of this.listeners) {
         try {
