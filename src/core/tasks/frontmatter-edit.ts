@@ -46,6 +46,16 @@ function pastLineEnd(text: string, at: number): number {
 }
 
 /**
+ * Gives a scalar node a new value, keeping its style. An explicit tag names the old value's type
+ * (`!!int 1`) and would misread a value of another: it goes when the type changes.
+ */
+export function setScalarValue(scalar: Scalar, value: unknown): Scalar {
+  if (typeof scalar.value !== typeof value) scalar.tag = undefined;
+  scalar.value = value;
+  return scalar;
+}
+
+/**
  * `key: value` as the library prints it, without the final newline. A changed scalar keeps its
  * node's style (a quoted title stays quoted) as the re-printing path does.
  */
@@ -53,10 +63,7 @@ function printPair(key: string, value: unknown, before: unknown): string {
   const doc = new Document(new Map());
   let node: unknown = value;
   if (isScalar(before) && value !== null && typeof value !== 'object') {
-    const scalar = before.clone() as Scalar;
-    // An explicit tag names the old value's type (`!!int 1`): it would misread a value of another.
-    if (typeof before.value !== typeof value) scalar.tag = undefined;
-    scalar.value = value;
+    const scalar = setScalarValue(before.clone() as Scalar, value);
     scalar.comment = undefined;
     scalar.commentBefore = undefined;
     scalar.anchor = undefined;

@@ -4,7 +4,7 @@
  * of untouched values is the library's, not the user's.
  */
 import { isMap, isScalar, visit, type Document, type Node } from 'yaml';
-import { keyOf, YAML_OUT, type FrontmatterChanges } from './frontmatter-edit.js';
+import { keyOf, setScalarValue, YAML_OUT, type FrontmatterChanges } from './frontmatter-edit.js';
 
 /** How many times the frontmatter mapping has `key`. */
 function countKey(doc: Document, key: string): number {
@@ -87,9 +87,7 @@ export function reprintFrontmatter(doc: Document, changes: FrontmatterChanges, k
     const pair = map.items.find((item) => keyOf(item as never) === key);
     const existing = pair?.value;
     if (keepStyle && isScalar(existing) && value !== null && typeof value !== 'object') {
-      // An explicit tag names the old value's type (`!!int 1`): it would misread a value of another.
-      if (typeof existing.value !== typeof value) existing.tag = undefined;
-      existing.value = value;
+      setScalarValue(existing, value);
     } else if (pair) pair.value = doc.createNode(value);
     else doc.set(key, doc.createNode(value));
   }
