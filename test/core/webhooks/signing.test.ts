@@ -148,6 +148,9 @@ describe('signed deliveries and secret rotation', () => {
     assert.equal(String(during?.headers['webhook-signature']).split(' ').length, 2);
     assert.equal(verifies(hook.secret, during!), true, 'the old secret still verifies');
     assert.equal(verifies(rotated.secret, during!), true, 'the new secret verifies');
+    // The attempt's outcome is recorded before the clock moves: otherwise its deadline passes in
+    // the jump, and its retry, due within the grace, arrives signed with both secrets.
+    await h.until(() => h.deliveries().every((d) => d.status === 'success'));
     await h.clock.advance(60_000);
     h.emit('task.created', { task: task() });
     const [, after] = await h.receiver.waitFor(2);
