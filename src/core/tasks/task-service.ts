@@ -167,10 +167,10 @@ function updatedText(rel: string, text: string, changes: FrontmatterChanges, det
   try {
     return updateNote(text, changes, details);
   } catch (err) {
+    if (!(err instanceof FrontmatterError)) throw err;
     // The parser's message goes on with an excerpt of the note: its first line says what is wrong.
-    const reason = err instanceof Error ? (err.message.split('\n')[0] ?? '').replace(/:$/, '') : '';
-    if (err instanceof FrontmatterError) throw invalid(`${rel}: ${reason}; nothing was written`);
-    throw err;
+    const reason = (err.message.split('\n')[0] ?? '').replace(/:$/, '');
+    throw invalid(`${rel}: ${reason}; nothing was written`);
   }
 }
 

@@ -570,25 +570,27 @@ export class VaultStore<P> {
     }
   }
 
+  /** The note's file, as the path rule lets it be looked at (undefined: none there to look at). */
+  private noteStat(rel: string): Stats | undefined {
+    const entry = inspectVaultPath(this.options.policy, rel);
+    return entry.kind === 'file' ? statSync(entry.real, { throwIfNoEntry: false }) : undefined;
+  }
+
+  /** Whether the note's file was last written less than `ms` ago (by anyone). */
+  private savedWithin(rel: string, ms: number, stat = this.noteStat(rel)): boolean {
+    const age = stat ? Date.now() - stat.mtimeMs : Infinity;
+    return age >= 0 && age < ms;
+  }
+
   /**
    * True while the note's file looks mid-rewrite in place: written after it was created (an
    * atomic save, ours or another program's, is a new file complete when it appears) and less
    * than QUIET_MS ago. Where the file system keeps no creation time, any recent write counts.
    */
-  /** Whether the note's file was last written less than `ms` ago (by anyone). */
-  private savedWithin(rel: string, ms: number): boolean {
-    const entry = inspectVaultPath(this.options.policy, rel);
-    const stat = entry.kind === 'file' ? statSync(entry.real, { throwIfNoEntry: false }) : undefined;
-    const age = stat ? Date.now() - stat.mtimeMs : Infinity;
-    return age >= 0 && age < ms;
-  }
-
   private beingRewritten(rel: string): boolean {
-    const entry = inspectVaultPath(this.options.policy, rel);
-    const stat = entry.kind === 'file' ? statSync(entry.real, { throwIfNoEntry: false }) : undefined;
+    const stat = this.noteStat(rel);
     if (!stat || stat.mtimeMs - stat.birthtimeMs <= IN_PLACE_MARGIN_MS) return false;
-    const age = Date.now() - stat.mtimeMs;
-    return age >= 0 && age < QUIET_MS;
+    return this.savedWithin(rel, QUIET_MS, stat);
   }
 
   /** What a read of a note found, compared with its record: parsed only when the text changed. */
