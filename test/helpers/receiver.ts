@@ -72,7 +72,8 @@ export async function startReceiver(responder: Responder = () => 200, port = 0):
     respond: (r) => {
       respond = r;
     },
-    waitFor(count, timeoutMs = 10_000) {
+    // Generous for the same reason as the helper `waitFor`: it resolves as soon as the count is met.
+    waitFor(count, timeoutMs = 30_000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(
           () => reject(new Error(`receiver got ${requests.length} of ${count} requests in time`)),

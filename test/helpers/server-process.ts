@@ -258,8 +258,11 @@ export function runCli(
   });
 }
 
-/** Polls `check` until it returns a truthy value or the time runs out. */
-export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 5000, stepMs = 25): Promise<T> {
+/**
+ * Polls `check` until it returns a truthy value or the time runs out. The default is generous: a
+ * passing test returns at its first truthy check, and a loaded CI machine can be many times slower.
+ */
+export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 20_000, stepMs = 25): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

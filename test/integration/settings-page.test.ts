@@ -55,7 +55,9 @@ describe('settings page in Chromium', () => {
     receiver = await startReceiver();
     browser = await launchBrowser({ allowOrigin: server.url });
     page = await browser.context.newPage();
-    page.setDefaultTimeout(10_000);
+    // Playwright's own default (30 s): a browser test beside the others on a loaded 2-core CI
+    // machine can take several times as long as alone; a short wait makes that a failure.
+    page.setDefaultTimeout(30_000);
     await page.goto(server.url);
     await page.getByRole('heading', { name: 'Taskdown settings' }).waitFor();
   });
