@@ -782,6 +782,14 @@ export class TaskService {
     return result;
   }
 
+  /**
+   * False while the vault folder is moved away or unmounted: the tasks are served as they were
+   * (from the index), and whatever needs the disk (every write) answers UNAVAILABLE.
+   */
+  get vaultAvailable(): boolean {
+    return this.store.available;
+  }
+
   /** The validation mode writes run in. */
   get validationMode(): ValidationMode {
     return this.options.validation ?? 'strict';

@@ -13,7 +13,7 @@
  */
 import { promises as fs, mkdirSync, renameSync, statSync, symlinkSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { conflict, DomainError } from '../errors.js';
+import { conflict } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { tempPathFor, writeFileAtomic } from './atomic-write.js';
 import { checkedReplace } from './checked-replace.js';
@@ -34,7 +34,8 @@ import { hashText, scanVault, type NoteParser, type ScannedNote, type VaultScan 
 import type { NotePrefetch } from './note-prefetch.js';
 import { readNote } from './note-read.js';
 import { SortedNotes } from './sorted-notes.js';
-import { isCandidateNote, isIgnoredFolder } from './vault-walk.js';
+import { VaultRoot } from './vault-root.js';
+import { isCandidateNote, isIgnoredFolder, walkVault } from './vault-walk.js';
 import { VaultWatcher } from './vault-watcher.js';
 import { whenQuiet, type QuietOptions } from './when-quiet.js';
 
@@ -76,6 +77,8 @@ export interface VaultStoreOptions<P> {
   watchFiles?: readonly string[];
   /** Milliseconds a changed path must be quiet before it is read; small, to stay well under 1 s. */
   stabilityMs?: number;
+  /** How often the vault folder itself is looked at while serving (vault-root.ts; 1 s). */
+  rootCheckMs?: number;
   /**
    * Persist the index in this file (in the data dir) after each full scan and reuse unchanged
    * entries on the next one. `key` names everything the parse result depends on besides the text
@@ -107,8 +110,10 @@ export class VaultStore<P> {
   private stopped = false;
   /** Task notes the watcher found gone, empty or not a task once, looked at again before that counts. */
   private readonly unsettled = new Map<string, number>();
-  /** The vault folder as it was at start (see assertRootInPlace). */
-  private rootAtStart: Stats | undefined;
+  /** The vault folder itself: moved away or unmounted while serving, and back (vault-root.ts). */
+  private readonly vaultRoot: VaultRoot;
+  /** The extra watched files as last reported (see vaultBack). */
+  private readonly fileStamps = new Map<string, string>();
   private readonly sorted = new SortedNotes<NoteRecord<P>>(
     (rel) => this.notes.get(rel),
     () => this.notes.values(),
@@ -120,6 +125,19 @@ export class VaultStore<P> {
 
   constructor(private readonly options: VaultStoreOptions<P>) {
     this.snapshot = options.snapshot ? new IndexSnapshot<P>(options.snapshot.file) : undefined;
+    this.vaultRoot = new VaultRoot({
+      root: options.policy.root,
+      intervalMs: options.rootCheckMs ?? 1_000,
+      knownNotes: () => this.all().map((record) => record.rel),
+      noteExists: (rel) => statSync(this.abs(rel), { throwIfNoEntry: false }) !== undefined,
+      onLost: () => this.vaultLost(),
+      onBack: () => this.vaultBack(),
+    });
+  }
+
+  /** False while the vault folder is moved away or unmounted (the index keeps its last state). */
+  get available(): boolean {
+    return this.vaultRoot.lostSince === undefined;
   }
 
   get root(): string {
@@ -166,7 +184,8 @@ export class VaultStore<P> {
    * removed by this first scan.
    */
   async start(prefetch?: NotePrefetch): Promise<void> {
-    this.rootAtStart = statSync(this.options.policy.root);
+    this.vaultRoot.start();
+    for (const rel of this.options.watchFiles ?? []) this.fileStamps.set(rel, this.fileStamp(rel));
     const scan = await this.scan(true, prefetch);
     this.startWatcher(scan.folders, scan.links);
     // Later rather than now: a start's first answers come first, and nothing is lost by waiting,
@@ -339,6 +358,7 @@ export class VaultStore<P> {
   /** Closes the watcher and waits for queued and running writes. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.vaultRoot.stop();
     this.cancelSnapshot?.();
     this.cancelCatchUp?.();
     this.watcher?.close();
@@ -357,6 +377,8 @@ export class VaultStore<P> {
    * is a task.
    */
   async readFresh(rel: string): Promise<FreshNote<P> | undefined> {
+    // Not found is not the answer while the whole vault folder is missing.
+    this.vaultRoot.assertInPlace('');
     const text = await this.reconcile(rel);
     const record = this.notes.get(rel);
     return record && text !== undefined ? { ...record, text } : undefined;
@@ -449,24 +471,12 @@ export class VaultStore<P> {
    */
   private writable(rel: string): Extract<VaultEntry, { real: string }> {
     if (isReservedVaultPath(this.options.policy, rel)) throw refusedPath('write', rel, RESERVED_FOLDER);
-    this.assertRootInPlace();
+    // Otherwise the write would create the folders again at the old path (an empty mount point).
+    this.vaultRoot.assertInPlace('; nothing was written');
     const entry = inspectVaultPath(this.options.policy, rel);
     if (entry.kind === 'refused') throw refusedPath('write', rel);
     if (entry.kind === 'folder') throw refusedPath('write', rel, 'it is a folder');
     return entry;
-  }
-
-  /**
-   * The vault folder moved away or unmounted while serving: a write would create its folders
-   * again at the old path (an empty mount point), where nothing watches them.
-   */
-  private assertRootInPlace(): void {
-    const { root } = this.options.policy;
-    const now = statSync(root, { throwIfNoEntry: false });
-    const then = this.rootAtStart;
-    if (then && (!now || now.ino !== then.ino || now.dev !== then.dev)) {
-      throw new DomainError('UNAVAILABLE', `the vault folder ${root} is gone (moved or unmounted); nothing was written`);
-    }
   }
 
   /** Throws unless a note may be moved or renamed to `rel` now (nothing is there yet). */
@@ -509,6 +519,7 @@ export class VaultStore<P> {
    */
   async trash(rel: string): Promise<void> {
     const policy = this.options.policy;
+    this.vaultRoot.assertInPlace('; nothing was deleted');
     if (inspectVaultPath(policy, rel).kind !== 'file') throw refusedPath('delete', rel);
     const base = path.basename(rel, '.md');
     let target = `.trash/${base}.md`;
@@ -635,6 +646,8 @@ export class VaultStore<P> {
    * saved.
    */
   private async reconcile(rel: string, fromWatcher = false): Promise<string | undefined> {
+    // A note gone because the whole vault folder is (an unmount) was not deleted.
+    if (fromWatcher && !this.vaultRoot.check()) return undefined;
     const before = this.notes.get(rel);
     let text = this.readText(rel);
     let read = this.examine(rel, text, before);
@@ -718,6 +731,53 @@ export class VaultStore<P> {
     })();
   }
 
+  /**
+   * The vault folder went missing: the index stays as it was (nothing reported deleted), the
+   * watcher stops (its watches ended with an unmount, or follow a folder moved elsewhere), and
+   * requests that need the disk answer 503 until the folder is back.
+   */
+  private vaultLost(): void {
+    this.options.log.error(
+      { path: this.root },
+      'the vault folder is gone (moved or unmounted): serving the tasks as they were, refusing ' +
+        'writes, waiting for it to come back',
+    );
+    this.watcher?.close();
+    this.watcher = undefined;
+    this.reconcileQueue.clear();
+    this.unsettled.clear();
+    this.cancelCatchUp?.();
+    this.cancelCatchUp = undefined;
+  }
+
+  /**
+   * The vault folder is back: watched again from a fresh walk, and every note it holds or the
+   * index held is reconciled, so what changed meanwhile is reported as any other change is (a
+   * note unchanged is read and left as it is). An extra watched file is reported when it changed.
+   */
+  private vaultBack(): void {
+    if (this.stopped) return;
+    this.options.log.info({ path: this.root }, 'the vault folder is back: watching it again');
+    const walk = walkVault(this.options.policy);
+    this.startWatcher(walk.folders, walk.links);
+    for (const rel of new Set([...walk.notes, ...this.notes.keys()])) this.queueReconcile(rel);
+    for (const rel of this.options.watchFiles ?? []) {
+      if (this.fileStamp(rel) !== this.fileStamps.get(rel)) this.fileChanged(rel);
+    }
+  }
+
+  /** Reports a change of an extra watched file, remembering how the file was then. */
+  private fileChanged(rel: string): void {
+    this.fileStamps.set(rel, this.fileStamp(rel));
+    for (const listener of this.fileListeners) listener(rel);
+  }
+
+  /** What tells whether an extra watched file changed. */
+  private fileStamp(rel: string): string {
+    const stat = statSync(this.abs(rel), { throwIfNoEntry: false });
+    return stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}` : '';
+  }
+
   private startWatcher(folders: readonly string[], links: readonly string[]): void {
     const watcher = new VaultWatcher({
       policy: this.options.policy,
@@ -725,9 +785,7 @@ export class VaultStore<P> {
       watchFiles: this.options.watchFiles ?? [],
       debounceMs: this.options.stabilityMs ?? 50,
       onNote: (rel) => this.queueReconcile(rel),
-      onFile: (rel) => {
-        for (const listener of this.fileListeners) listener(rel);
-      },
+      onFile: (rel) => this.fileChanged(rel),
       notesUnder: (folder) => this.notesUnder(folder),
     });
     watcher.start(folders);

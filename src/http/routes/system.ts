@@ -7,7 +7,15 @@ import { finishDocument } from '../openapi.js';
 export const HealthData = Type.Object({
   status: Type.Literal('ok'),
   timestamp: Type.String(),
-  vault: Type.Object({ name: Type.String(), path: Type.String() }),
+  vault: Type.Object({
+    name: Type.String(),
+    path: Type.String(),
+    available: Type.Boolean({
+      description:
+        'false while the vault folder is moved away or unmounted: tasks are served as they were ' +
+        'and every write answers 503 until it is back',
+    }),
+  }),
   version: Type.String(),
   interfaceVersion: Type.Literal(INTERFACE_VERSION),
   validation: Type.Union([Type.Literal('strict'), Type.Literal('permissive')], {
@@ -26,7 +34,7 @@ export const systemRoutes: RouteSpec[] = [
       ok({
         status: 'ok',
         timestamp: new Date().toISOString(),
-        vault: ctx.services.vaultInfo,
+        vault: { ...ctx.services.vaultInfo, available: ctx.services.tasks.vaultAvailable },
         version: VERSION,
         interfaceVersion: INTERFACE_VERSION,
         validation: ctx.services.tasks.validationMode,

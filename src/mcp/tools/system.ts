@@ -13,6 +13,8 @@ export const systemTools = [
       status: 'ok',
       vault: ctx.services.vaultInfo.name,
       vaultPath: ctx.services.vaultInfo.path,
+      // Taskdown's addition: false while the vault folder is moved away or unmounted.
+      vaultAvailable: ctx.services.tasks.vaultAvailable,
       version: VERSION,
       timestamp: new Date().toISOString(),
     }),
