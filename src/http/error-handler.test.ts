@@ -4,7 +4,7 @@ import http from 'node:http';
 import { describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
 import { shellWith } from '../../test/helpers/http-shell.js';
-import { invalid, notFound } from '../core/errors.js';
+import { DomainError, invalid, notFound } from '../core/errors.js';
 import { defineRoute, ok } from './route.js';
 import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './server.js';
 
@@ -27,6 +27,35 @@ describe('HTTP shell error mapping', () => {
     assert.deepEqual(res.json(), { success: false, error: 'Internal server error' });
     assert.ok(!res.body.includes('/secret/path'), 'no detail in the response');
     assert.match(log(), /disk exploded at \/secret\/path/, 'the detail is in the log');
+    await app.close();
+  });
+
+  it('answers a domain error of 503 with its message, logged in one line without a stack', async () => {
+    const { app, log } = await shellWith([
+      defineRoute({
+        method: 'POST',
+        url: '/api/refused',
+        summary: 'unavailable',
+        tags: ['test'],
+        responses: { 200: Type.Null() },
+        handler: async () => {
+          throw new DomainError('UNAVAILABLE', 'the vault folder /v is gone (moved or unmounted)');
+        },
+      }),
+    ]);
+    const res = await app.inject({ method: 'POST', url: '/api/refused' });
+    assert.equal(res.statusCode, 503);
+    assert.deepEqual(res.json(), {
+      success: false,
+      error: 'the vault folder /v is gone (moved or unmounted)',
+    });
+    const line = log()
+      .split('\n')
+      .find((l) => l.includes('request refused'));
+    assert.ok(line, log());
+    assert.equal(JSON.parse(line).level, 40);
+    assert.match(line, /the vault folder \/v is gone/);
+    assert.doesNotMatch(log(), /"stack"/);
     await app.close();
   });
 

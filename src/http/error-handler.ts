@@ -43,7 +43,10 @@ export function installErrorHandler(app: FastifyInstance): void {
       status = fe.statusCode;
       message = fe.message;
     }
-    if (status >= 500) req.log.error({ err }, 'request failed');
+    // A domain error is a known condition (a feed or the vault folder unavailable), logged
+    // where it arises; its message says all a stack trace would, once per request.
+    if (status >= 500 && isDomainError(err)) req.log.warn({ reason: err.message }, 'request refused');
+    else if (status >= 500) req.log.error({ err }, 'request failed');
     if (req.routeOptions.url === MCP_URL && (err instanceof BodyError || status === 413)) {
       // An MCP client reads JSON-RPC: a body that is no message at all is answered as the
       // protocol's transport answers one (-32700 parse error; -32600 for one too large), id null.
