@@ -8,6 +8,26 @@
  * `readFile` (medians of 5 alternating runs, Node 20; docs/performance.md).
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { DomainError } from '../errors.js';
+
+/** What a failed read says about the note: gone (nothing there, or a folder now), or not. */
+export function isGoneError(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
+}
+
+/**
+ * A note is there but cannot be read now: its permissions or its folder's were changed, an I/O
+ * error, no file handle left. That is not a deleted note (UNAVAILABLE: 503 for a request).
+ */
+export class NoteUnreadableError extends DomainError {
+  constructor(
+    readonly rel: string,
+    readonly reason: string,
+  ) {
+    super('UNAVAILABLE', `${rel} cannot be read right now (${reason}); nothing was changed`);
+  }
+}
 
 /** Shared by every read: nearly every note fits, and reads are synchronous, so one at a time. */
 const readBuffer = Buffer.allocUnsafe(64 * 1024);

@@ -6,7 +6,7 @@ import { hash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { sameStamp, type FileStamp, type SnapshotEntry } from './index-snapshot.js';
 import { NotePrefetch, type PrefetchedChunk, type PrefetchMode } from './note-prefetch.js';
-import { readNote } from './note-read.js';
+import { isGoneError, readNote } from './note-read.js';
 import { rootPrefix, type VaultPathPolicy } from './paths.js';
 import { sortedWalk, walkVault } from './vault-walk.js';
 
@@ -114,9 +114,8 @@ export async function scanVault<P>(
       try {
         read = chunk?.read(k) ?? readNote(abs);
       } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
         // A note that vanished (or became a folder) since it was listed is simply not there.
-        if (code !== 'ENOENT' && code !== 'EISDIR') unreadable.push({ path: rel, reason: String(err) });
+        if (!isGoneError(err)) unreadable.push({ path: rel, reason: String(err) });
         continue;
       }
       const note: ScannedNote<P> = { rel, hash: hashText(read.text), size: read.size, parsed: null };

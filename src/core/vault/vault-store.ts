@@ -32,7 +32,7 @@ import {
 } from './vault-entry.js';
 import { hashText, scanVault, type NoteParser, type ScannedNote, type VaultScan } from './vault-scan.js';
 import type { NotePrefetch } from './note-prefetch.js';
-import { readNote } from './note-read.js';
+import { isGoneError, NoteUnreadableError, readNote } from './note-read.js';
 import { SortedNotes } from './sorted-notes.js';
 import { VaultRoot } from './vault-root.js';
 import { isCandidateNote, isIgnoredFolder, walkVault } from './vault-walk.js';
@@ -110,6 +110,8 @@ export class VaultStore<P> {
   private stopped = false;
   /** Task notes the watcher found gone, empty or not a task once, looked at again before that counts. */
   private readonly unsettled = new Map<string, number>();
+  /** Notes the watcher could not read, kept as they were (see keepUnreadable). */
+  private readonly unreadableNotes = new Set<string>();
   /** The vault folder itself: moved away or unmounted while serving, and back (vault-root.ts). */
   private readonly vaultRoot: VaultRoot;
   /** The extra watched files as last reported (see vaultBack). */
@@ -551,7 +553,11 @@ export class VaultStore<P> {
     this.options.onChange?.(rel, before, after);
   }
 
-  /** The note's text, or undefined when the path holds no note the scan would index. */
+  /**
+   * The note's text, or undefined when the path holds no note the scan would index (a note that
+   * vanished or became a folder since it was listed is simply not there). Throws
+   * NoteUnreadableError for a note there that cannot be read now.
+   */
   private readText(rel: string): string | undefined {
     const policy = this.options.policy;
     if (!isCandidateNote(policy, rel)) return undefined;
@@ -559,14 +565,24 @@ export class VaultStore<P> {
       const entry = inspectVaultPathForRead(policy, rel);
       return entry.kind === 'file' ? readNote(entry.real).text : undefined;
     } catch (err) {
-      return this.unreadable(rel, err);
+      if (isGoneError(err)) return undefined;
+      throw new NoteUnreadableError(rel, (err as NodeJS.ErrnoException).code ?? String(err));
     }
   }
 
-  /** A note that vanished (or became a folder) since it was listed is simply not there. */
-  private unreadable(rel: string, err: unknown): undefined {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'EISDIR') this.options.log.warn({ err, path: rel }, 'cannot read note');
+  /**
+   * The watcher found a note it cannot read (NoteUnreadableError): it stays as it was, warned
+   * about once, and is looked at again every UNREADABLE_RECHECK_MS (its permissions given back
+   * make an event too). Reported deleted, it would have been reported created again when
+   * readable, and the automations behind the webhooks would have deleted it meanwhile.
+   */
+  private keepUnreadable(rel: string, err: NoteUnreadableError): undefined {
+    if (!this.unreadableNotes.has(rel)) {
+      this.unreadableNotes.add(rel);
+      this.options.log.warn({ path: rel, reason: err.reason }, 'cannot read note; serving it as it was');
+    }
+    this.unsettled.delete(rel);
+    this.watcher?.recheck(rel, UNREADABLE_RECHECK_MS);
     return undefined;
   }
 
@@ -649,7 +665,14 @@ export class VaultStore<P> {
     // A note gone because the whole vault folder is (an unmount) was not deleted.
     if (fromWatcher && !this.vaultRoot.check()) return undefined;
     const before = this.notes.get(rel);
-    let text = this.readText(rel);
+    let text;
+    try {
+      text = this.readText(rel);
+    } catch (err) {
+      if (fromWatcher && err instanceof NoteUnreadableError) return this.keepUnreadable(rel, err);
+      throw err;
+    }
+    this.unreadableNotes.delete(rel);
     let read = this.examine(rel, text, before);
     if (fromWatcher && before && !read.unchanged && !read.after) {
       // Looked at again while another program keeps saving it, for as long as UNSETTLED_MAX_MS.
@@ -826,6 +849,8 @@ const UNSETTLED_GRACE_MS = 250;
  * saving it in place again and again) before its state counts.
  */
 const UNSETTLED_MAX_MS = 2000;
+/** How often a note the watcher cannot read is looked at again (see keepUnreadable). */
+const UNREADABLE_RECHECK_MS = 5_000;
 /** A request's re-reads of such a note within UNSETTLED_GRACE_MS. */
 const UNSETTLED_RETRY_MS = 10;
 /**
