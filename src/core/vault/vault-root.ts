@@ -69,7 +69,13 @@ export class VaultRoot {
   check(): boolean {
     const then = this.identity;
     if (!then) return true;
-    const now = statSync(this.options.root, { throwIfNoEntry: false });
+    // A folder that cannot be looked at (a folder above it made private) is as good as gone.
+    let now: Stats | undefined;
+    try {
+      now = statSync(this.options.root, { throwIfNoEntry: false });
+    } catch {
+      now = undefined;
+    }
     // The creation time too, where the file system keeps one: a new file system mounted in the
     // same place may reuse both numbers (a tmpfs made again does).
     const same =

@@ -131,7 +131,7 @@ export class VaultStore<P> {
       root: options.policy.root,
       intervalMs: options.rootCheckMs ?? 1_000,
       knownNotes: () => this.all().map((record) => record.rel),
-      noteExists: (rel) => statSync(this.abs(rel), { throwIfNoEntry: false }) !== undefined,
+      noteExists: (rel) => statOrNone(this.abs(rel)) !== undefined,
       onLost: () => this.vaultLost(),
       onBack: () => this.vaultBack(),
     });
@@ -241,7 +241,7 @@ export class VaultStore<P> {
         await new Promise((resolve) => setImmediate(resolve));
         if (this.stopped) return;
       }
-      const stat = statSync(this.abs(rel), { throwIfNoEntry: false });
+      const stat = statOrNone(this.abs(rel));
       if (!stat || stat.mtimeMs >= since || stat.ctimeMs >= since) report(rel);
     }
   }
@@ -348,7 +348,7 @@ export class VaultStore<P> {
           entries.push(note as SnapshotEntry<P>); // taken from the snapshot unchanged
           continue;
         }
-        const stat = statSync(this.abs(rel), { throwIfNoEntry: false });
+        const stat = statOrNone(this.abs(rel));
         if (!stat?.isFile() || stat.size !== size) continue;
         if (stat.mtimeMs >= settledBefore || stat.ctimeMs >= settledBefore) continue;
         entries.push({ rel, ...stampOf(stat), hash, parsed });
@@ -600,7 +600,7 @@ export class VaultStore<P> {
   /** The note's file, as the path rule lets it be looked at (undefined: none there to look at). */
   private noteStat(rel: string): Stats | undefined {
     const entry = inspectVaultPath(this.options.policy, rel);
-    return entry.kind === 'file' ? statSync(entry.real, { throwIfNoEntry: false }) : undefined;
+    return entry.kind === 'file' ? statOrNone(entry.real) : undefined;
   }
 
   /** Whether the note's file was last written less than `ms` ago (by anyone). */
@@ -797,7 +797,7 @@ export class VaultStore<P> {
 
   /** What tells whether an extra watched file changed. */
   private fileStamp(rel: string): string {
-    const stat = statSync(this.abs(rel), { throwIfNoEntry: false });
+    const stat = statOrNone(this.abs(rel));
     return stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}` : '';
   }
 
@@ -864,6 +864,18 @@ const IN_PLACE_MARGIN_MS = 5;
 /** When a full scan's snapshot is written: 2 s later at the earliest, once quiet, within a minute. */
 const SNAPSHOT_SCHEDULE: QuietOptions = { minDelayMs: 2_000, maxDelayMs: 60_000, recheckMs: 1_000, threshold: 0.25 };
 
+
+/**
+ * The file's metadata, or undefined when there is none to look at now: gone, or refused (a
+ * folder's permissions changed meanwhile). Whoever needs to know which reads the note.
+ */
+function statOrNone(abs: string): Stats | undefined {
+  try {
+    return statSync(abs, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
 
 async function pathExists(abs: string): Promise<boolean> {
   try {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { DomainError } from '../../../src/core/errors.js';
 import { silentLogger as silent } from '../../../src/core/logger.js';
+import { IndexSnapshot } from '../../../src/core/vault/index-snapshot.js';
 import { VaultStore, type NoteChange } from '../../../src/core/vault/vault-store.js';
 import { waitFor } from '../../helpers/server-process.js';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
@@ -89,5 +90,39 @@ describe('a note that cannot be read', () => {
     await fs.promises.utimes(path.join(dir, 'C.md'), new Date(), new Date());
     await waitFor(() => changes.length === 1);
     assert.deepEqual(changes, ['added C.md: task c']);
+  });
+
+  it('leaves out of the index snapshot a note it cannot look up, and writes the rest', async () => {
+    await store.stop();
+    const file = path.join(dir, '.data', 'index.snapshot');
+    const statSync = fs.statSync;
+    const refusedStat = path.join(dir, 'A.md');
+    const patched = mock.method(fs, 'statSync', ((...args: Parameters<typeof statSync>) => {
+      if (String(args[0]) === refusedStat) {
+        throw Object.assign(new Error(`EACCES: permission denied, stat '${refusedStat}'`), { code: 'EACCES' });
+      }
+      return statSync(...args);
+    }) as typeof statSync);
+    syncBuiltinESMExports();
+    try {
+      // The snapshot trusts only notes not changed in the 2 s before the scan.
+      await new Promise((r) => setTimeout(r, 2_100));
+      store = new VaultStore({
+        policy: { root: dir, dataDir: path.join(dir, '.data') },
+        log: silent,
+        parse,
+        snapshot: { file, key: () => 'k' },
+      });
+      await store.start();
+      await waitFor(() => fs.existsSync(file));
+      const saved = new IndexSnapshot<string>(file).load('k');
+      assert.deepEqual(
+        saved.map((entry) => entry.rel),
+        ['B.md'],
+      );
+    } finally {
+      patched.mock.restore();
+      syncBuiltinESMExports();
+    }
   });
 });
