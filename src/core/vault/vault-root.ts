@@ -12,7 +12,7 @@
  * new device number). An empty folder in its place (the mount point of an unmounted drive) never
  * counts: taken for the vault, it would have every note reported deleted.
  */
-import { statSync, type Stats } from 'node:fs';
+import { promises as fs, statSync, type Stats } from 'node:fs';
 import { systemClock, type Clock, type TimerHandle } from '../clock.js';
 import { DomainError } from '../errors.js';
 
@@ -41,13 +41,27 @@ export class VaultRoot {
 
   constructor(private readonly options: VaultRootOptions) {}
 
-  /** Takes the folder now at the path as the vault and starts the periodic check. */
+  /**
+   * Takes the folder now at the path as the vault and starts the periodic check. Its look is
+   * asynchronous, and the next is armed only once it is answered: a network share that stopped
+   * answering holds one thread of the pool, never the event loop (requests served from the index
+   * go on being answered).
+   */
   start(): void {
     this.identity = statSync(this.options.root);
     const clock = this.options.clock ?? systemClock;
     const tick = (): void => {
-      this.check();
-      if (this.timer) this.timer = clock.setTimer(this.options.intervalMs, tick);
+      void fs
+        .stat(this.options.root)
+        .then(
+          (now) => now,
+          () => undefined,
+        )
+        .then((now) => {
+          if (!this.timer) return;
+          this.judge(now);
+          this.timer = clock.setTimer(this.options.intervalMs, tick);
+        });
     };
     this.timer = clock.setTimer(this.options.intervalMs, tick);
   }
@@ -67,8 +81,7 @@ export class VaultRoot {
    * vault folder is in place.
    */
   check(): boolean {
-    const then = this.identity;
-    if (!then) return true;
+    if (!this.identity) return true;
     // A folder that cannot be looked at (a folder above it made private) is as good as gone.
     let now: Stats | undefined;
     try {
@@ -76,6 +89,13 @@ export class VaultRoot {
     } catch {
       now = undefined;
     }
+    return this.judge(now);
+  }
+
+  /** Compares what is at the path now with the vault folder; reports a loss or a return. */
+  private judge(now: Stats | undefined): boolean {
+    const then = this.identity;
+    if (!then) return true;
     // The creation time too, where the file system keeps one: a new file system mounted in the
     // same place may reuse both numbers (a tmpfs made again does).
     const same =

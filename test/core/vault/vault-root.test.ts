@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { DomainError } from '../../../src/core/errors.js';
 import { VaultRoot } from '../../../src/core/vault/vault-root.js';
 import { ManualClock } from '../../helpers/manual-clock.js';
+import { waitFor } from '../../helpers/server-process.js';
 
 describe('vault root', () => {
   let base: string;
@@ -143,15 +144,20 @@ describe('vault root', () => {
     await clock.advance(999);
     assert.deepEqual(seen, []);
     await clock.advance(1);
-    assert.deepEqual(seen, ['lost']);
+    // The look is asynchronous; the next one is armed once it is answered.
+    await waitFor(() => seen.length === 1);
     assert.equal(polled.lostSince, clock.now());
+    assert.equal(clock.pending(), 1);
     await rename(`${vault}.away`, vault);
     await clock.advance(1_000);
+    await waitFor(() => seen.length === 2);
     assert.deepEqual(seen, ['lost', 'back']);
     polled.stop();
+    await new Promise((r) => setTimeout(r, 50)); // a look answered after stop arms nothing
     assert.equal(clock.pending(), 0);
     await rename(vault, `${vault}.away`);
     await clock.advance(5_000);
+    await new Promise((r) => setTimeout(r, 50));
     assert.deepEqual(seen, ['lost', 'back']);
   });
 });
