@@ -80,7 +80,12 @@ async function runMcpLocally(config: ServerConfig, log: Logger): Promise<void> {
     import('@modelcontextprotocol/sdk/server/stdio.js'),
     import('../mcp/server.js'),
   ]);
-  const server = createMcpServer({ services: runtime.services, log });
+  const { journal } = runtime.services;
+  const server = createMcpServer({
+    services: runtime.services,
+    log,
+    recording: journal.recording.bind(journal),
+  });
   const transport = new StdioServerTransport();
 
   let stopping = false;

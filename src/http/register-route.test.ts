@@ -6,9 +6,8 @@ import { shellWith } from '../../test/helpers/http-shell.js';
 import { tempDir } from '../../test/helpers/temp.js';
 import { silentLogger } from '../core/logger.js';
 import { openStore } from '../core/store/database.js';
-import { EventJournal } from '../core/store/event-journal.js';
+import { EventJournal, EVENTS_LOST } from '../core/store/event-journal.js';
 import type { AppContext } from './context.js';
-import { EVENTS_LOST } from './register-route.js';
 import { defineRoute, ok } from './route.js';
 
 describe('registered routes', () => {

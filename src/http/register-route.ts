@@ -4,7 +4,6 @@
  * written as an enveloped JSON or a raw body.
  */
 import type { FastifyInstance } from 'fastify';
-import { DomainError } from '../core/errors.js';
 import type { AppContext } from './context.js';
 import { ErrorEnvelope, successBody, SuccessEnvelope } from './envelope.js';
 import type { RouteSpec } from './route.js';
@@ -18,10 +17,6 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   429: 'Too many failed authentication attempts from this client; retry after the Retry-After seconds',
   503: 'HTTP API is disabled, or a change was made but its events could not be recorded',
 };
-
-/** The answer to a change whose events could not be recorded (see the route handler). */
-export const EVENTS_LOST =
-  'The change was made, but its events could not be recorded (the data dir cannot be written; see the log): webhooks and event streams will not get them';
 
 /** Answers every route can give: the gates' (403, 401, 429, 503), routing and body ones. */
 const SHELL_STATUSES = [400, 401, 403, 404, 413, 429, 503];
@@ -53,22 +48,21 @@ export function registerRoute(app: FastifyInstance, spec: RouteSpec, ctx: AppCon
       hide: spec.public === true || spec.hidden === true,
     }),
     handler: async (req, reply) => {
-      const lostBefore = ctx.services.journal.lostEvents;
-      const result = await spec.handler(
-        {
-          params: req.params as never,
-          query: req.query as never,
-          body: req.body as never,
-          headers: req.headers,
-        },
-        ctx,
-      );
-      // The commit of a change's events has run by now (before any continuation of the
-      // operation). A change whose events were lost meanwhile is not answered as a success: the
-      // client learns its webhooks and stream events will not come. Reads changed nothing.
-      if (req.method !== 'GET' && req.method !== 'HEAD' && ctx.services.journal.lostEvents > lostBefore) {
-        throw new DomainError('UNAVAILABLE', EVENTS_LOST);
-      }
+      const run = () =>
+        spec.handler(
+          {
+            params: req.params as never,
+            query: req.query as never,
+            body: req.body as never,
+            headers: req.headers,
+          },
+          ctx,
+        );
+      // A change whose events were lost is not answered as a success (503); reads changed
+      // nothing, and a route that answers in its own protocol says so itself.
+      const reads = req.method === 'GET' || req.method === 'HEAD';
+      const result =
+        reads || spec.answersLostEvents ? await run() : await ctx.services.journal.recording(run);
       if (result.headers) void reply.headers(result.headers);
       if (result.kind === 'raw') {
         return reply.code(result.status).type(result.contentType).send(result.body);

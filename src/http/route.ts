@@ -58,6 +58,11 @@ export interface RouteSpec<
   public?: boolean;
   /** Leave out of the OpenAPI document (asset routes, not part of the API). */
   hidden?: boolean;
+  /**
+   * The handler answers a change whose events could not be recorded in its own protocol (MCP:
+   * a tool error), so the route does not turn it into 503 (see EventJournal.recording).
+   */
+  answersLostEvents?: boolean;
   handler: (input: RouteInput<Static<P>, Static<Q>, Static<B>>, ctx: AppContext) => Promise<RouteResult>;
 }
 

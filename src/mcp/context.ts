@@ -14,4 +14,9 @@ export type McpServices = Pick<
 export interface McpContext {
   services: McpServices;
   log: Logger;
+  /**
+   * Runs a tool's change, failing it (UNAVAILABLE) when events were lost meanwhile: the journal's
+   * `recording`, the one rule for HTTP routes and tools.
+   */
+  recording<T>(work: () => Promise<T>): Promise<T>;
 }

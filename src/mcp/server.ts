@@ -37,7 +37,12 @@ export function createMcpServer(ctx: McpContext): McpServer {
     server.registerTool(
       tool.name,
       { description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
-      (args: unknown) => answer(ctx, tool.name, () => tool.run(ctx, args as never)),
+      (args: unknown) =>
+        answer(ctx, tool.name, () => {
+          const run = () => tool.run(ctx, args as never);
+          // A change whose events were lost is a tool error, not a success; reads changed nothing.
+          return tool.annotations?.readOnlyHint === true ? run() : ctx.recording(run);
+        }),
     );
   }
   return server;

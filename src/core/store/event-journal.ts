@@ -9,6 +9,7 @@
  * `onAppend` and write inside the same savepoint, so an event and what it causes are committed
  * together or not at all. `subscribe` listeners hear of entries once they are committed.
  */
+import { DomainError } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
 import type { JournalEventName } from '../events/catalogue.js';
 import type { Logger } from '../logger.js';
@@ -39,6 +40,10 @@ export interface RetentionPolicy {
 }
 
 export const DEFAULT_RETENTION: RetentionPolicy = { maxAgeMs: 7 * 24 * 3600_000, maxRecords: 10_000 };
+
+/** The answer to a change whose events could not be recorded (see EventJournal.recording). */
+export const EVENTS_LOST =
+  'The change was made, but its events could not be recorded (the data dir cannot be written; see the log): webhooks and event streams will not get them';
 
 type Listener = (entry: JournalEntry) => void;
 
@@ -130,6 +135,20 @@ export class EventJournal {
    * answer as if its change's webhooks and stream events were on their way.
    */
   lostEvents = 0;
+
+  /**
+   * Runs a change for a client (an HTTP request, an MCP tool call) and throws UNAVAILABLE
+   * (EVENTS_LOST) when events were lost while it ran: the client must not take the change as
+   * acknowledged when its webhooks and stream events will not come. The commit of the change's
+   * events has run by the time `work` settles (it is due before any continuation of the
+   * operation). Events lost meanwhile by anything else count too: the data dir cannot be written.
+   */
+  async recording<T>(work: () => Promise<T>): Promise<T> {
+    const before = this.lostEvents;
+    const result = await work();
+    if (this.lostEvents > before) throw new DomainError('UNAVAILABLE', EVENTS_LOST);
+    return result;
+  }
 
   private announce(error: Error | undefined): void {
     const batch = this.batch;

@@ -52,6 +52,9 @@ export const mcpRoutes: RouteSpec[] = [
       "a result with `isError: true` and the API's error message. Same token as `/api`.",
     tags: T,
     raw: true,
+    // A tool whose change's events were lost answers a tool error (src/mcp/server.ts); a 503 in
+    // place of the JSON-RPC answer would fail the whole message, reads included.
+    answersLostEvents: true,
     // The SDK checks the messages and answers JSON-RPC errors (-32700, -32600) itself.
     body: validatedByHandler(Type.Union([JsonRpc, Type.Array(JsonRpc)])),
     responses: {
@@ -77,7 +80,9 @@ export const mcpRoutes: RouteSpec[] = [
         method: 'POST',
         headers: webHeaders(headers),
       });
-      const response = await handleMcpPost({ services: ctx.services, log: ctx.log }, request, body);
+      const { journal } = ctx.services;
+      const mcp = { services: ctx.services, log: ctx.log, recording: journal.recording.bind(journal) };
+      const response = await handleMcpPost(mcp, request, body);
       return {
         kind: 'raw',
         status: response.status,
