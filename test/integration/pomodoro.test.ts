@@ -1,6 +1,7 @@
 /**
- * The pomodoro on the built executable, on the system clock: a 3-second session survives a
- * restart of the process in its middle and completes on time with no request arriving. The routes'
+ * The pomodoro on the built executable, on the system clock: a 6-second session survives a
+ * restart of the process in its middle and completes on time with no request arriving. (6 s: the
+ * stop and the new start must fit inside it, which took more than 3 s on a loaded 2-core machine.) The routes'
  * rules and the session's life in detail run in process on a manual clock (pomodoro-routes.test.ts).
  */
 import assert from 'node:assert/strict';
@@ -24,8 +25,8 @@ describe('pomodoro (real server)', () => {
     await receiver.close();
   });
 
-  it('runs a 3-second session to completion across a restart, with no request', async () => {
-    const res = await server.request('POST', '/api/pomodoro/start', { taskId: TASK, duration: 0.05 });
+  it('runs a 6-second session to completion across a restart, with no request', async () => {
+    const res = await server.request('POST', '/api/pomodoro/start', { taskId: TASK, duration: 0.1 });
     assert.equal(res.status, 200, res.text);
     const { id, startTime } = res.body.data.session;
     assert.equal(await server.stop(), 0);
@@ -34,7 +35,7 @@ describe('pomodoro (real server)', () => {
     try {
       const status = await restarted.request('GET', '/api/pomodoro/status');
       // The timer kept running in wall-clock time while the process was down.
-      const expected = 3 - (Date.now() - Date.parse(startTime)) / 1000;
+      const expected = 6 - (Date.now() - Date.parse(startTime)) / 1000;
       assert.equal(status.body.data.currentSession?.id, id, 'still the same session');
       assert.equal(status.body.data.isRunning, true);
       assert.ok(
@@ -43,15 +44,15 @@ describe('pomodoro (real server)', () => {
       );
       const completed = await waitFor(
         () => receiver.requests.find((r) => r.body.event === 'pomodoro.completed')?.body.data,
-        10_000,
+        15_000,
       );
       assert.equal(completed.session.id, id);
       assert.equal(completed.task.path, TASK);
       const ran = Date.parse(completed.session.endTime) - Date.parse(completed.session.startTime);
-      assert.ok(ran >= 3000 && ran < 3100, `ran ${ran} ms of wall-clock time`);
+      assert.ok(ran >= 6000 && ran < 6100, `ran ${ran} ms of wall-clock time`);
       const arrived = receiver.requests.find((r) => r.body.event === 'pomodoro.completed')!.at;
       assert.ok(
-        arrived - Date.parse(startTime) < 4_500,
+        arrived - Date.parse(startTime) < 7_500,
         `completed ${arrived - Date.parse(startTime)} ms after the start`,
       );
       await waitFor(() => receiver.requests.some((r) => r.body.event === 'time.stopped'));
