@@ -171,6 +171,7 @@ async function openServices({
     clock,
     log,
     validation: config.validation,
+    recording: (work) => journal.recording(work),
     ...(prefetch ? { prefetch } : {}),
   });
   stops.push(() => tasks.stop());

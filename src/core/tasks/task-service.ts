@@ -116,6 +116,11 @@ export interface TaskServiceOptions {
   validation?: ValidationMode;
   /** Scan once, without a watcher or an index snapshot (for `taskdown check`). */
   readOnly?: boolean;
+  /**
+   * The journal's check that a change's events were recorded: a change by another program whose
+   * events were not is reported again later (VaultStoreOptions.recording).
+   */
+  recording?: <T>(work: () => Promise<T>) => Promise<T>;
   /** A start's walk of the vault; for a large vault, its notes already being read or looked up on a second thread (note-prefetch.ts). */
   prefetch?: NotePrefetch;
 }
@@ -234,6 +239,7 @@ export class TaskService {
       },
       watchFiles: [TASKNOTES_DATA_JSON],
       stabilityMs: options.stabilityMs,
+      ...(options.recording ? { recording: options.recording } : {}),
       // Parse results depend on the note-format code and on the settings (identification,
       // excluded folders): both are part of the key, so a change of either re-parses everything.
       // A read-only service (taskdown check) writes nothing into the data dir.

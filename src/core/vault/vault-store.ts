@@ -94,6 +94,13 @@ export interface VaultStoreOptions<P> {
   onChange?: (rel: string, before: NoteRecord<P> | undefined, after: NoteRecord<P> | undefined) => void;
   /** Called when a full scan replaced the whole index (start, settings change). */
   onReset?: () => void;
+  /**
+   * Runs the report of a change another program made (the external-change listeners) and throws
+   * when the events it caused could not be recorded (the data dir's disk full): the index then
+   * takes the change back and the watcher looks at the note again later, so the change is
+   * reported once its events can be recorded, never lost (EventJournal.recording).
+   */
+  recording?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 export class VaultStore<P> {
@@ -712,6 +719,27 @@ export class VaultStore<P> {
         : after
           ? { kind: 'added', after }
           : { kind: 'removed', before: before as NoteRecord<P> };
+    const { recording } = this.options;
+    if (!fromWatcher || !recording) {
+      this.report(rel, change);
+      return text;
+    }
+    try {
+      await recording(async () => this.report(rel, change));
+    } catch (err) {
+      // Not recorded: the index goes back to what was, and the change is reported again later.
+      if (this.notes.get(rel) === after) this.setRecord(rel, before);
+      this.options.log.warn(
+        { err, path: rel },
+        `the events of a change by another program could not be recorded; trying again in ${EVENTS_RETRY_MS / 1000} s`,
+      );
+      this.watcher?.recheck(rel, EVENTS_RETRY_MS);
+    }
+    return text;
+  }
+
+  /** Tells the external-change listeners of a change; one failing does not stop the others. */
+  private report(rel: string, change: NoteChange<P>): void {
     for (const listener of this.externalListeners) {
       try {
         listener(change);
@@ -719,7 +747,6 @@ export class VaultStore<P> {
         this.options.log.error({ err, path: rel }, 'vault change listener failed');
       }
     }
-    return text;
   }
 
   /**
@@ -849,6 +876,8 @@ const UNSETTLED_GRACE_MS = 250;
  * saving it in place again and again) before its state counts.
  */
 const UNSETTLED_MAX_MS = 2000;
+/** When a change by another program whose events could not be recorded is looked at again. */
+const EVENTS_RETRY_MS = 2_000;
 /** How often a note the watcher cannot read is looked at again (see keepUnreadable). */
 const UNREADABLE_RECHECK_MS = 5_000;
 /** A request's re-reads of such a note within UNSETTLED_GRACE_MS. */
