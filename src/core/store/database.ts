@@ -39,6 +39,8 @@ export interface Store {
   beforeCommit(fn: () => void): void;
   /** Runs `fn` once this turn's transaction committed, or failed (with the error). */
   afterCommit(fn: CommitListener): void;
+  /** How many commits failed since the store opened (their writes are lost: disk full, …). */
+  readonly failedCommits: number;
   /** Commits what is pending, stops the checkpoint worker and closes the database. */
   close(): Promise<void>;
 }
@@ -74,12 +76,17 @@ export function openStore(dataDir: string, log: Logger = silentLogger): Store {
   const checkpointer = new Checkpointer(db, file, driver, (message) =>
     log.warn({ file, error: message }, 'store checkpoint failed; the next one will try again'),
   );
-  const group = new GroupCommit(db, (err) =>
-    log.error({ err, file }, 'store commit failed; its writes are lost'),
-  );
+  let failedCommits = 0;
+  const group = new GroupCommit(db, (err) => {
+    failedCommits += 1;
+    log.error({ err, file }, 'store commit failed; its writes are lost');
+  });
   return {
     db,
     file,
+    get failedCommits() {
+      return failedCommits;
+    },
     write: (write) => group.write(write),
     writeSoon: (write) => group.writeSoon(write),
     beforeCommit: (fn) => group.beforeCommit(fn),

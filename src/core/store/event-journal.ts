@@ -44,6 +44,8 @@ export const DEFAULT_RETENTION: RetentionPolicy = { maxAgeMs: 7 * 24 * 3600_000,
 /** The answer to a change whose events could not be recorded (see EventJournal.recording). */
 export const EVENTS_LOST =
   'The change was made, but its events could not be recorded (the data dir cannot be written; see the log): webhooks and event streams will not get them';
+/** The answer to a change of the store's own state (a webhook, say) whose commit failed. */
+export const CHANGE_NOT_SAVED = 'The change could not be saved (the data dir cannot be written; see the log)';
 
 type Listener = (entry: JournalEntry) => void;
 
@@ -137,16 +139,20 @@ export class EventJournal {
   lostEvents = 0;
 
   /**
-   * Runs a change for a client (an HTTP request, an MCP tool call) and throws UNAVAILABLE
-   * (EVENTS_LOST) when events were lost while it ran: the client must not take the change as
-   * acknowledged when its webhooks and stream events will not come. The commit of the change's
-   * events has run by the time `work` settles (it is due before any continuation of the
-   * operation). Events lost meanwhile by anything else count too: the data dir cannot be written.
+   * Runs a change for a client (an HTTP request, an MCP tool call) and throws UNAVAILABLE when a
+   * commit of the store failed while it ran: EVENTS_LOST when events were lost (the client must
+   * not take the change as acknowledged when its webhooks and stream events will not come),
+   * CHANGE_NOT_SAVED when other writes were (a webhook's registration). The commit of the
+   * change's writes has run by the time `work` settles (it is due before any continuation of the
+   * operation). A commit failed meanwhile by anything else counts too: the data dir cannot be
+   * written.
    */
   async recording<T>(work: () => Promise<T>): Promise<T> {
-    const before = this.lostEvents;
+    const events = this.lostEvents;
+    const commits = this.store.failedCommits;
     const result = await work();
-    if (this.lostEvents > before) throw new DomainError('UNAVAILABLE', EVENTS_LOST);
+    if (this.lostEvents > events) throw new DomainError('UNAVAILABLE', EVENTS_LOST);
+    if (this.store.failedCommits > commits) throw new DomainError('UNAVAILABLE', CHANGE_NOT_SAVED);
     return result;
   }
 

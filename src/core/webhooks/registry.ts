@@ -83,6 +83,9 @@ export class WebhookRegistry {
   private readonly listeners = new Set<(id: string, change: WebhookChange) => void>();
   private readonly upsert;
   private readonly counters;
+  private readonly selectAll;
+  /** Whether a reload after this turn's commit is arranged (see persist). */
+  private reloadArranged = false;
 
   constructor(private readonly deps: WebhookRegistryDeps) {
     this.db = deps.store.db;
@@ -105,9 +108,8 @@ export class WebhookRegistry {
       `UPDATE webhooks SET success_count = success_count + ?, failure_count = failure_count + ?,
          last_triggered = coalesce(?, last_triggered), active = active AND NOT ? WHERE id = ?`,
     );
-    for (const row of this.db.prepare<[], Row>('SELECT * FROM webhooks ORDER BY rowid').all()) {
-      this.hooks.set(row.id, fromRow(row));
-    }
+    this.selectAll = this.db.prepare<[], Row>('SELECT * FROM webhooks ORDER BY rowid');
+    for (const row of this.selectAll.all()) this.hooks.set(row.id, fromRow(row));
   }
 
   // ---- management (HTTP routes and the settings page) ----
@@ -203,7 +205,7 @@ export class WebhookRegistry {
   remove(id: string): void {
     this.require(id);
     const statement = this.db.prepare('DELETE FROM webhooks WHERE id = ?');
-    this.deps.store.write(() => statement.run(id));
+    this.persist(() => statement.run(id));
     this.hooks.delete(id);
     this.generations.set(id, this.nextGeneration++);
     this.changed(id, 'removed');
@@ -309,8 +311,36 @@ export class WebhookRegistry {
   }
 
   private write(hook: Webhook): void {
-    this.deps.store.write(() => this.upsert.run(toRow(hook)));
+    this.persist(() => this.upsert.run(toRow(hook)));
     this.hooks.set(hook.id, hook);
+  }
+
+  /**
+   * Writes a change of the registry. The webhooks in memory change at once (the answer shows
+   * them); should the commit fail (the data dir's disk full), they are read back from the store,
+   * which rolled the change back, so memory never holds a webhook, secret or switch that a restart
+   * would not (the client is answered 503 by EventJournal.recording).
+   */
+  private persist(write: () => void): void {
+    this.deps.store.write(write);
+    if (this.reloadArranged) return;
+    this.reloadArranged = true;
+    this.deps.store.afterCommit((error) => {
+      this.reloadArranged = false;
+      if (error) this.reload();
+    });
+  }
+
+  /** Replaces the webhooks in memory with the stored ones, telling the listeners what changed. */
+  private reload(): void {
+    const before = new Map(this.hooks);
+    this.hooks.clear();
+    for (const row of this.selectAll.all()) this.hooks.set(row.id, fromRow(row));
+    for (const id of new Set([...before.keys(), ...this.hooks.keys()])) {
+      if (!this.hooks.has(id)) this.changed(id, 'removed');
+      else if (!before.has(id)) this.changed(id, 'created');
+      else this.changed(id, 'updated');
+    }
   }
 
   private changed(id: string, change: WebhookChange): void {
