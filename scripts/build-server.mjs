@@ -4,7 +4,10 @@
 //   dist/bin/taskdown.js        the launcher (src/cli/launcher.ts, package.json "bin")
 //   dist/bin/note-reader-thread.cjs  the program of a start's reader thread, which the server
 //                               starts from beside itself (src/core/vault/note-prefetch.ts)
-//   dist/bin/THIRD-PARTY-NOTICES.txt  licences of the packages bundled into server.cjs
+//   dist/bin/ics-parse-thread.cjs  the program of the thread that reads a calendar feed
+//                               (src/core/calendars/ics-parse-bounded.ts), ical.js bundled in it
+//   dist/bin/THIRD-PARTY-NOTICES.txt  licences of the packages bundled into server.cjs and
+//                               ics-parse-thread.cjs
 //   dist/docs-ui/               Swagger UI's browser files with their licences (copied from
 //                               @fastify/swagger-ui and third_party/swagger-ui)
 //   dist/bin/server.cjs.<V8 version>.cache
@@ -27,6 +30,7 @@ const OUT = 'dist/bin';
 const SERVER = `${OUT}/server.cjs`;
 const LAUNCHER = `${OUT}/taskdown.js`;
 const READER = `${OUT}/note-reader-thread.cjs`;
+const ICS_THREAD = `${OUT}/ics-parse-thread.cjs`;
 const CACHE = `${SERVER}.${process.versions.v8}.cache`;
 const PACKAGE = JSON.parse(readFileSync('package.json', 'utf8'));
 // The bundle is written as the function CommonJS would wrap it in, so that the launcher compiles
@@ -113,7 +117,30 @@ const reader = await build({
 const readerPackages = Object.keys(reader.metafile.inputs).filter((input) => input.includes('node_modules'));
 if (readerPackages.length > 0) throw new Error(`${READER} bundles packages: ${readerPackages.join(', ')}`);
 
-writeThirdPartyNotices(server.metafile, `${OUT}/THIRD-PARTY-NOTICES.txt`, SERVER);
+const icsThread = await build({
+  entryPoints: ['src/core/calendars/ics-parse-thread.ts'],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  outfile: ICS_THREAD,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+});
+// ical.js only (its notice goes into THIRD-PARTY-NOTICES.txt with server.cjs's).
+const icsPackages = Object.keys(icsThread.metafile.inputs).filter(
+  (input) => input.includes('node_modules') && !input.includes('node_modules/ical.js/'),
+);
+if (icsPackages.length > 0) throw new Error(`${ICS_THREAD} bundles packages: ${icsPackages.join(', ')}`);
+
+writeThirdPartyNotices(
+  { ...server.metafile, inputs: { ...server.metafile.inputs, ...icsThread.metafile.inputs } },
+  `${OUT}/THIRD-PARTY-NOTICES.txt`,
+  `${SERVER} and ${ICS_THREAD}`,
+);
 copyDocsUi();
 
 // The source is held in memory as long as the server runs: as a one-byte string when it is ASCII.

@@ -35,7 +35,7 @@ export function writeThirdPartyNotices(metafile, outFile, bundleName) {
   const text = [
     `Third-party software bundled into ${bundleName}`,
     '',
-    `${bundleName} contains code from the packages below, each under its own licence.`,
+    'The code of the packages below is bundled there, each under its own licence.',
     '',
     ...sorted.flatMap(({ key, license, texts }) => [
       rule,

@@ -1,7 +1,7 @@
 /**
  * One implementation: every module under src/core is part of the server. The test walks the
- * import graph from the server's entries (src/cli/main.ts, the bundle's entry, and the reader
- * thread's program, bundled beside it: scripts/build-server.mjs) — static imports,
+ * import graph from the server's entries (src/cli/main.ts, the bundle's entry, and the programs of
+ * the reader and ICS threads, bundled beside it: scripts/build-server.mjs) — static imports,
  * re-exports and `import('…')` of project files alike, the way the bundler follows them — and
  * fails naming any src/core module it does not reach. A module that only the conformance adapter
  * or tests need belongs under src/conformance or test. The NLP parser (tasknotes-nlp-core) is a
@@ -16,7 +16,9 @@ import ts from 'typescript';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ENTRY = path.join(ROOT, 'src/cli/main.ts');
-const READER_THREAD = path.join(ROOT, 'src/core/vault/note-reader-thread.ts');
+const THREADS = ['src/core/vault/note-reader-thread.ts', 'src/core/calendars/ics-parse-thread.ts'].map((f) =>
+  path.join(ROOT, f),
+);
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -55,7 +57,7 @@ function reachable(...entries: string[]): Set<string> {
 }
 
 test('every src/core module is reachable from the server entry', () => {
-  const loaded = reachable(ENTRY, READER_THREAD);
+  const loaded = reachable(ENTRY, ...THREADS);
   const core = walk(path.join(ROOT, 'src/core')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
   const unreachable = core.filter((f) => !loaded.has(f)).map((f) => path.relative(ROOT, f));
   assert.deepEqual(unreachable, [], `src/core modules the server never loads:\n${unreachable.join('\n')}`);

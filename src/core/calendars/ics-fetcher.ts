@@ -61,9 +61,12 @@ export async function fetchIcsSource(sub: IcsSubscription, options: FetcherOptio
   if (sub.filePath !== undefined) {
     const abs = vaultFilePath(options.vault, sub.filePath, 'ICS file');
     try {
-      const [text, stat] = await Promise.all([fs.readFile(abs, 'utf8'), fs.stat(abs)]);
-      return { text, mtimeMs: stat.mtimeMs };
+      // The same cap as a remote feed's, looked at before the file is read.
+      const stat = await fs.stat(abs);
+      if (stat.size > MAX_FEED_BYTES) throw new Error('Calendar feed is too large');
+      return { text: await fs.readFile(abs, 'utf8'), mtimeMs: stat.mtimeMs };
     } catch (err) {
+      if (!(err as NodeJS.ErrnoException).code) throw err;
       const code = (err as NodeJS.ErrnoException).code;
       throw new Error(
         code === 'ENOENT'

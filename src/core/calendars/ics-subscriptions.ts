@@ -15,7 +15,7 @@ import type { HttpClient } from '../net/http-client.js';
 import type { SettingsStore } from '../state/settings.js';
 import { resolveVaultPath, type VaultPathPolicy } from '../vault/paths.js';
 import { fetchIcsSource, localMtime } from './ics-fetcher.js';
-import { parseIcs } from './ics-parser.js';
+import { parseIcsBounded, type IcsParseLimits } from './ics-parse-bounded.js';
 import type { CacheEntry, SubscriptionCache } from './subscription-cache.js';
 import type { CalendarEvent, IcsSubscription } from './types.js';
 
@@ -33,6 +33,8 @@ export interface IcsSubscriptionsDeps {
   vault: VaultPathPolicy;
   http: HttpClient;
   fetchTimeoutMs?: number;
+  /** Time and memory a feed's reading may take (ics-parse-bounded.ts; tests lower them). */
+  parseLimits?: IcsParseLimits;
 }
 
 /** A stale copy is still served for this long after it expires, while a refresh runs. */
@@ -219,7 +221,11 @@ export class IcsSubscriptions {
         signal: this.shutdown.signal,
       });
       const now = clock.now();
-      const events = parseIcs(source.text, { subscriptionId: sub.id, now });
+      const events = await parseIcsBounded(
+        source.text,
+        { subscriptionId: sub.id, now },
+        this.deps.parseLimits,
+      );
       entry = { events, fetchedAt: now, lastFetched: new Date(now).toISOString(), lastError: null };
       if (source.mtimeMs !== undefined) entry.sourceMtimeMs = source.mtimeMs;
     } catch (err) {

@@ -18,8 +18,8 @@
  * the last one back (note-stat-chunk.ts). When the thread fails, the scan walks, reads or looks up
  * whatever it did not get itself.
  */
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { THREAD_START, threadModule } from '../threads/thread-program.js';
 import { sameStamp, type FileStamp } from './index-snapshot.js';
 import {
   ASK_AGAIN,
@@ -40,32 +40,8 @@ export type { PrefetchMode } from './note-reader-protocol.js';
 const SLOTS = 4;
 const SLOT_BYTES = 1024 * 1024;
 
-/**
- * The reader's module: beside this one, with this one's extension. Built, that is
- * dist/bin/note-reader-thread.cjs beside the bundle (whose import.meta.url is the bundle's), loaded
- * as CommonJS, which starts the thread about 10 ms sooner than an ES module; from tsc's output,
- * the .js beside this one; from the TypeScript sources (the tests), the source file.
- */
-const READER_MODULE = new URL(
-  `./note-reader-thread${path.extname(new URL(import.meta.url).pathname)}`,
-  import.meta.url,
-).href;
-
-/**
- * What the thread runs first: the reader module. From TypeScript sources, tsx's loader is
- * registered in the thread first (Node 20 does not apply the parent's `--import tsx` to a
- * worker's own imports).
- */
-const READER_START = `
-const { workerData } = require('node:worker_threads');
-const { module } = workerData;
-if (module.endsWith('.cjs')) {
-  require(require('node:url').fileURLToPath(module));
-} else {
-  const ready = module.endsWith('.ts') ? import('tsx/esm/api').then((tsx) => tsx.register()) : Promise.resolve();
-  ready.then(() => import(module));
-}
-`;
+/** The reader's module (thread-program.ts). */
+const READER_MODULE = threadModule('note-reader-thread', import.meta.url);
 
 /** One chunk of notes as the reader read or looked them up, held until released. */
 export class PrefetchedChunk {
@@ -176,7 +152,7 @@ export class NotePrefetch {
       slots: SLOTS,
       slotBytes: SLOT_BYTES,
     };
-    this.worker = new Worker(READER_START, {
+    this.worker = new Worker(THREAD_START, {
       eval: true,
       workerData,
       // The reader keeps little: the walk's paths, one chunk's buffers. Its young generation is
