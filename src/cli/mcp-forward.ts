@@ -22,6 +22,9 @@ export class ForwardError extends Error {
   override readonly name = 'ForwardError';
 }
 
+/** How long the running server has to answer the first request before it counts as hung. */
+const PROBE_TIMEOUT_MS = 10_000;
+
 /** JSON-RPC's "internal error": the answer to a request the server could not be asked. */
 const INTERNAL_ERROR = -32603;
 
@@ -55,17 +58,38 @@ export async function forwardMcpOverStdio(target: ForwardTarget, log: Logger): P
     return `${where} is not reachable (${cause ?? (err as Error).message})`;
   };
 
-  // One request first, so a refused token is one clear line before the agent sees anything.
+  // One request first, so a refused token is one clear line before the agent sees anything; and
+  // a server that holds the data dir but does not answer (stopped, hung) one too, not a wait
+  // without end.
   const probe = new StreamableHTTPClientTransport(endpoint, { requestInit });
+  let timer: NodeJS.Timeout | undefined;
   try {
     const answered = new Promise<void>((resolve) => (probe.onmessage = () => resolve()));
-    await probe.start();
-    await probe.send({ jsonrpc: '2.0', id: 0, method: 'ping' });
-    await answered;
+    const silent = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new ForwardError(
+              `${where} does not answer (waited ${PROBE_TIMEOUT_MS / 1000} s): is it stopped?`,
+            ),
+          ),
+        PROBE_TIMEOUT_MS,
+      );
+    });
+    await Promise.race([
+      (async () => {
+        await probe.start();
+        await probe.send({ jsonrpc: '2.0', id: 0, method: 'ping' });
+        await answered;
+      })(),
+      silent,
+    ]);
   } catch (err) {
-    throw new ForwardError(describe(err));
+    throw err instanceof ForwardError ? err : new ForwardError(describe(err));
   } finally {
-    await probe.close();
+    clearTimeout(timer);
+    // Not waited for: closing a request the server never answers may wait too.
+    void probe.close();
   }
 
   const upstream = new StreamableHTTPClientTransport(endpoint, { requestInit });

@@ -131,6 +131,29 @@ describe('taskdown mcp next to a running server', () => {
     assert.equal(wrong.stderr.split('\n').filter(Boolean).length, 1);
   });
 
+  it('stops with one line when the running server does not answer', async () => {
+    server.process.kill('SIGSTOP');
+    try {
+      const started = Date.now();
+      const stuck = await runToExit([
+        '--vault',
+        server.vault,
+        '--data-dir',
+        server.dataDir,
+        '--token',
+        TOKEN,
+      ]);
+      assert.equal(stuck.code, 1);
+      assert.match(
+        stuck.stderr,
+        /^taskdown: the Taskdown server at \S+ \(process \d+\) does not answer \(waited 10 s\): is it stopped\?\n$/,
+      );
+      assert.ok(Date.now() - started < 30_000);
+    } finally {
+      server.process.kill('SIGCONT');
+    }
+  });
+
   it('refuses, with one line, a data dir whose server serves another vault', async () => {
     const other = await tempDir('taskdown-other-vault-');
     try {
