@@ -1,8 +1,12 @@
-/** Body parsing: JSON whatever the content type, empty bodies, malformed JSON, the size limit. */
+/**
+ * Body parsing: JSON whatever the content type, empty bodies, malformed JSON, text that is not
+ * Unicode, the size limit.
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
 import { shellWith } from '../../test/helpers/http-shell.js';
+import { NOT_UNICODE } from '../core/well-formed.js';
 import { BODY_LIMIT } from './body-parser.js';
 import { defineRoute, ok } from './route.js';
 
@@ -30,6 +34,23 @@ describe('HTTP shell body parsing', () => {
       assert.deepEqual(res.json().data, { a: 1 });
     }
     await app.close();
+  });
+
+  it('refuses text that is not Unicode (an unpaired surrogate), in a value or a key', async () => {
+    const { app } = await shellWith([echoBody]);
+    for (const payload of ['{"title":"\\ud801 phantom"}', '{"a":{"\\udc00":1}}', '["x",["\\ud83d"]]']) {
+      const res = await app.inject({ method: 'POST', url: '/api/echo', payload });
+      assert.equal(res.statusCode, 400, payload);
+      assert.deepEqual(res.json(), { success: false, error: NOT_UNICODE });
+    }
+    // A pair is one character: accepted.
+    const pair = await app.inject({
+      method: 'POST',
+      url: '/api/echo',
+      payload: '{"title":"\\ud83d\\ude00"}',
+    });
+    assert.equal(pair.statusCode, 200);
+    assert.deepEqual(pair.json().data, { title: '😀' });
   });
 
   it('treats a POST without a body as an empty object', async () => {

@@ -1,10 +1,11 @@
 /**
  * Request bodies: every body is JSON text, whatever its Content-Type (clients send JSON with or
- * without one), limited to 1 MiB and BODY_MAX_DEPTH levels of nesting; a POST or PUT without a body is an empty object, as in the
- * reference.
+ * without one), limited to 1 MiB and BODY_MAX_DEPTH levels of nesting, its text valid Unicode
+ * (well-formed.ts); a POST or PUT without a body is an empty object, as in the reference.
  */
 import type { FastifyInstance } from 'fastify';
 import { nestedDeeperThan } from '../core/nesting-depth.js';
+import { hasUnpairedSurrogate, NOT_UNICODE } from '../core/well-formed.js';
 import { BodyError } from './http-error.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -32,6 +33,10 @@ export function installBodyParser(app: FastifyInstance): void {
         new BodyError(400, `Request body is nested too deeply (at most ${BODY_MAX_DEPTH} levels)`),
         undefined,
       );
+      return;
+    }
+    if (hasUnpairedSurrogate(parsed)) {
+      done(new BodyError(400, NOT_UNICODE), undefined);
       return;
     }
     done(null, parsed);

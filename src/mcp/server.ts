@@ -6,6 +6,8 @@
  * `taskdown mcp` one per process.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { invalid } from '../core/errors.js';
+import { hasUnpairedSurrogate, NOT_UNICODE } from '../core/well-formed.js';
 import { VERSION } from '../version.js';
 import type { McpContext } from './context.js';
 import type { ToolDefinition } from './tool.js';
@@ -39,6 +41,8 @@ export function createMcpServer(ctx: McpContext): McpServer {
       { description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
       (args: unknown) =>
         answer(ctx, tool.name, () => {
+          // The HTTP body parser refuses such text for /mcp; over stdio it arrives here.
+          if (hasUnpairedSurrogate(args)) throw invalid(NOT_UNICODE);
           const run = () => tool.run(ctx, args as never);
           // A change whose events were lost is a tool error, not a success; reads changed nothing.
           return tool.annotations?.readOnlyHint === true ? run() : ctx.recording(run);

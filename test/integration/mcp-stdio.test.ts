@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { NOT_UNICODE } from '../../src/core/well-formed.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { agentScenario, toolJson } from '../helpers/mcp.js';
 import { builtCli } from '../helpers/server-process.js';
@@ -46,6 +47,12 @@ describe('taskdown mcp over stdio', () => {
       await agentScenario(client, (p) => readFile(path.join(vault.dir, p), 'utf8'));
       const health = toolJson(await client.callTool({ name: 'tasknotes_health_check', arguments: {} }));
       assert.equal(health.vaultPath, vault.dir);
+      // Text that is not Unicode (an unpaired surrogate) is refused before a file is named by it.
+      const surrogate = await client.callTool({
+        name: 'tasknotes_create_task',
+        arguments: { title: '\ud801 phantom' },
+      });
+      assert.deepEqual(toolJson(surrogate, true), { error: NOT_UNICODE });
     } finally {
       await client.close();
     }

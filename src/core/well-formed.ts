@@ -1,0 +1,28 @@
+/**
+ * Text a client sends must be Unicode: a JSON string may hold an unpaired UTF-16 surrogate
+ * (`"\ud801"`), which no file can: written to a note or made into its file name, it becomes
+ * U+FFFD on disk while the index keeps the surrogate, and the task answered is one no read finds
+ * again (its id is no path on disk). Such input is refused, nothing written.
+ */
+
+/** Whether a string in `value` (keys included) is not well-formed Unicode; walked without recursion. */
+export function hasUnpairedSurrogate(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current === 'string') {
+      if (!current.isWellFormed()) return true;
+    } else if (Array.isArray(current)) {
+      for (const item of current) stack.push(item);
+    } else if (current !== null && typeof current === 'object') {
+      for (const [key, item] of Object.entries(current)) {
+        if (!key.isWellFormed()) return true;
+        stack.push(item);
+      }
+    }
+  }
+  return false;
+}
+
+export const NOT_UNICODE =
+  'Text must be valid Unicode (it holds an unpaired UTF-16 surrogate, such as \\ud801)';
