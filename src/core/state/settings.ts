@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { IcsSubscriptionSchema, ProviderConfigSchema } from '../calendars/types.js';
+import { DomainError } from '../errors.js';
 import { JsonStateFile } from './json-file.js';
 
 /** A webhook as earlier releases stored it here; moved into the store at start (docs/store.md). */
@@ -76,7 +77,18 @@ export class SettingsStore {
       const previous = this.current;
       const draft = structuredClone(previous);
       const result = mutate(draft);
-      await this.file.save(draft);
+      try {
+        await this.file.save(draft);
+      } catch (err) {
+        // The data dir cannot be written (read-only, full, its permissions changed): a 503 that
+        // says so, not a 500.
+        const code = (err as NodeJS.ErrnoException).code;
+        if (!code) throw err;
+        throw new DomainError(
+          'UNAVAILABLE',
+          `The settings could not be saved (${code}: the data dir cannot be written); nothing was changed`,
+        );
+      }
       this.current = draft;
       for (const listener of this.listeners) listener(draft, previous);
       return result;

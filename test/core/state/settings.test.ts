@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFile, stat, writeFile, readdir } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { DomainError } from '../../../src/core/errors.js';
 import { StateFileError } from '../../../src/core/state/json-file.js';
 import { SettingsStore } from '../../../src/core/state/settings.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -19,6 +20,26 @@ describe('SettingsStore', () => {
     assert.equal(store.get().apiEnabled, true);
     assert.equal(store.get().apiToken, null);
     assert.equal(store.get().webhooks, undefined, 'webhooks live in the store, not here');
+  });
+
+  it('answers 503, changing nothing, when the data dir cannot be written', async () => {
+    const store = await SettingsStore.open(dir);
+    // A folder where the file goes: the atomic replace fails as a read-only data dir's would.
+    await mkdir(path.join(dir, 'settings.json', 'in-the-way'), { recursive: true });
+    await assert.rejects(
+      store.update((s) => {
+        s.apiEnabled = false;
+      }),
+      (err: unknown) => {
+        assert.ok(err instanceof DomainError && err.code === 'UNAVAILABLE', String(err));
+        assert.match(
+          err.message,
+          /^The settings could not be saved \(E[A-Z]+: the data dir cannot be written\); nothing was changed$/,
+        );
+        return true;
+      },
+    );
+    assert.equal(store.get().apiEnabled, true);
   });
 
   it('persists atomically with mode 0600 and reloads', async () => {
