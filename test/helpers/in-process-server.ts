@@ -8,6 +8,7 @@
 import { startServer, type RunningServer } from '../../src/app.js';
 import type { ServerConfig } from '../../src/config/config.js';
 import type { Clock } from '../../src/core/clock.js';
+import type { Store } from '../../src/core/store/database.js';
 import { DEFAULT_RETENTION } from '../../src/core/store/event-journal.js';
 import { jsonRequest, type TestServer } from './server-process.js';
 import { tempDir, writeFiles } from './temp.js';
@@ -77,4 +78,15 @@ export async function startInProcessServer(options: {
     },
   };
   return server;
+}
+
+/**
+ * Makes the store's next commit fail, as a full disk does (`SQLITE_FULL`). The store is the
+ * journal's own (the services hand out no store), reached the one way tests need it.
+ */
+export function failNextCommit(server: InProcessServer): void {
+  const { store } = server.running.services.journal as unknown as { store: Store };
+  store.beforeCommit(() => {
+    throw new Error('SQLITE_FULL: database or disk is full');
+  });
 }

@@ -12,21 +12,13 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { systemClock } from '../../src/core/clock.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { EVENTS_LOST } from '../../src/core/store/event-journal.js';
-import type { Store } from '../../src/core/store/database.js';
-import { startInProcessServer, type InProcessServer } from '../helpers/in-process-server.js';
+import { failNextCommit, startInProcessServer, type InProcessServer } from '../helpers/in-process-server.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { toolJson } from '../helpers/mcp.js';
 
 describe('MCP tools whose events cannot be recorded', () => {
   let server: InProcessServer;
   let client: Client;
-  /** Makes this turn's commit fail, as a full disk does. */
-  const failNextCommit = (): void => {
-    const { store } = server.running.services.journal as unknown as { store: Store };
-    store.beforeCommit(() => {
-      throw new Error('SQLITE_FULL: database or disk is full');
-    });
-  };
 
   before(async () => {
     server = await startInProcessServer({
@@ -43,7 +35,7 @@ describe('MCP tools whose events cannot be recorded', () => {
 
   it('answers a tool error for the change, and the next change goes through', async () => {
     // The disk fills before the call: the tool's write is made, its event's commit fails.
-    failNextCommit();
+    failNextCommit(server);
     const created = await client.callTool({
       name: 'tasknotes_create_task',
       arguments: { title: 'Lost events' },

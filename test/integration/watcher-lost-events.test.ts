@@ -9,8 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { systemClock } from '../../src/core/clock.js';
-import type { Store } from '../../src/core/store/database.js';
-import { startInProcessServer, type InProcessServer } from '../helpers/in-process-server.js';
+import { failNextCommit, startInProcessServer, type InProcessServer } from '../helpers/in-process-server.js';
 import { waitFor } from '../helpers/server-process.js';
 
 const note = (title: string): string => `---\ntitle: ${title}\nstatus: open\ntags: [task]\n---\n`;
@@ -24,12 +23,9 @@ describe('a change by another program whose events cannot be recorded', () => {
 
   it('is taken back, then served and recorded once the store can be written', async () => {
     const { journal, tasks } = server.running.services;
-    const { store } = journal as unknown as { store: Store };
     const fromSeq = journal.latestSeq();
     // The data dir's disk is full for the next commit: the one of this change's event.
-    store.beforeCommit(() => {
-      throw new Error('SQLITE_FULL: database or disk is full');
-    });
+    failNextCommit(server);
     await writeFile(path.join(server.vault, 'A.md'), note('A, edited elsewhere'));
     await waitFor(() => journal.lostEvents === 1);
     assert.equal(tasks.find('A.md')?.title, 'A', 'the index holds what was recorded');

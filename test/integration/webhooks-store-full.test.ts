@@ -6,19 +6,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { systemClock } from '../../src/core/clock.js';
-import type { Store } from '../../src/core/store/database.js';
 import { CHANGE_NOT_SAVED } from '../../src/core/store/event-journal.js';
-import { startInProcessServer, type InProcessServer } from '../helpers/in-process-server.js';
+import { failNextCommit, startInProcessServer, type InProcessServer } from '../helpers/in-process-server.js';
 
 describe('webhook changes the store cannot commit', () => {
   let server: InProcessServer;
-  /** Makes the next commit fail, as a full disk does. */
-  const failNextCommit = (): void => {
-    const { store } = server.running.services.journal as unknown as { store: Store };
-    store.beforeCommit(() => {
-      throw new Error('SQLITE_FULL: database or disk is full');
-    });
-  };
   const listed = async (): Promise<Array<{ id: string; active: boolean }>> =>
     (await server.request('GET', '/api/webhooks')).body.data.webhooks;
   const hook = (id: string) => ({ id, url: 'http://127.0.0.1:9/hook', events: ['task.created'] });
@@ -29,17 +21,17 @@ describe('webhook changes the store cannot commit', () => {
   after(() => server.cleanup());
 
   it('answers 503 and keeps nothing of a registration, a switch or a removal', async () => {
-    failNextCommit();
+    failNextCommit(server);
     const created = await server.request('POST', '/api/webhooks', hook('wh_new'));
     assert.equal(created.status, 503);
     assert.deepEqual(created.body, { success: false, error: CHANGE_NOT_SAVED });
     assert.deepEqual(await listed(), []);
 
     assert.equal((await server.request('POST', '/api/webhooks', hook('wh_kept'))).status, 201);
-    failNextCommit();
+    failNextCommit(server);
     const off = await server.request('PATCH', '/api/webhooks/wh_kept', { active: false });
     assert.equal(off.status, 503);
-    failNextCommit();
+    failNextCommit(server);
     const removed = await server.request('DELETE', '/api/webhooks/wh_kept');
     assert.equal(removed.status, 503);
     assert.deepEqual(

@@ -6,14 +6,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, it, mock } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DomainError } from '../../../src/core/errors.js';
 import { silentLogger as silent } from '../../../src/core/logger.js';
 import { IndexSnapshot } from '../../../src/core/vault/index-snapshot.js';
 import { VaultStore, type NoteChange } from '../../../src/core/vault/vault-store.js';
 import { waitFor } from '../../helpers/server-process.js';
+import { refuseFsCall } from '../../helpers/fs-refusal.js';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
 
 const parse = (_rel: string, text: string): string | null => (text.startsWith('task') ? text : null);
@@ -31,18 +31,7 @@ describe('a note that cannot be read', () => {
   beforeEach(async () => {
     ({ dir, cleanup } = await tempDir('unreadable-note-'));
     await writeFiles(dir, { 'A.md': 'task a\n', 'B.md': 'task b\n' });
-    const openSync = fs.openSync;
-    const patched = mock.method(fs, 'openSync', (...args: Parameters<typeof openSync>): number => {
-      if (refused.has(String(args[0]))) {
-        throw Object.assign(new Error(`EACCES: permission denied, open '${String(args[0])}'`), { code: 'EACCES' });
-      }
-      return openSync(...args);
-    });
-    syncBuiltinESMExports();
-    restore = () => {
-      patched.mock.restore();
-      syncBuiltinESMExports();
-    };
+    restore = refuseFsCall('openSync', (target) => refused.has(target));
     store = new VaultStore({ policy: { root: dir, dataDir: path.join(dir, '.data') }, log: silent, parse });
     changes = [];
     store.onExternalChange((c) => changes.push(describeChange(c)));
@@ -95,15 +84,8 @@ describe('a note that cannot be read', () => {
   it('leaves out of the index snapshot a note it cannot look up, and writes the rest', async () => {
     await store.stop();
     const file = path.join(dir, '.data', 'index.snapshot');
-    const statSync = fs.statSync;
     const refusedStat = path.join(dir, 'A.md');
-    const patched = mock.method(fs, 'statSync', ((...args: Parameters<typeof statSync>) => {
-      if (String(args[0]) === refusedStat) {
-        throw Object.assign(new Error(`EACCES: permission denied, stat '${refusedStat}'`), { code: 'EACCES' });
-      }
-      return statSync(...args);
-    }) as typeof statSync);
-    syncBuiltinESMExports();
+    const restoreStat = refuseFsCall('statSync', (target) => target === refusedStat);
     try {
       // The snapshot trusts only notes not changed in the 2 s before the scan.
       await new Promise((r) => setTimeout(r, 2_100));
@@ -121,8 +103,7 @@ describe('a note that cannot be read', () => {
         ['B.md'],
       );
     } finally {
-      patched.mock.restore();
-      syncBuiltinESMExports();
+      restoreStat();
     }
   });
 });

@@ -1,13 +1,13 @@
 /** The vault folder moved away, replaced or back (src/core/vault/vault-root.ts). */
 import assert from 'node:assert/strict';
-import fs, { existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import { syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, it, mock } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DomainError } from '../../../src/core/errors.js';
 import { VaultRoot } from '../../../src/core/vault/vault-root.js';
+import { refuseFsCall } from '../../helpers/fs-refusal.js';
 import { ManualClock } from '../../helpers/manual-clock.js';
 import { waitFor } from '../../helpers/server-process.js';
 
@@ -100,20 +100,12 @@ describe('vault root', () => {
   });
 
   it('counts a folder it may no longer look at as a loss, without throwing', () => {
-    const statSync = fs.statSync;
-    const patched = mock.method(fs, 'statSync', ((...args: Parameters<typeof statSync>) => {
-      if (String(args[0]) === vault) {
-        throw Object.assign(new Error(`EACCES: permission denied, stat '${vault}'`), { code: 'EACCES' });
-      }
-      return statSync(...args);
-    }) as typeof statSync);
-    syncBuiltinESMExports();
+    const restore = refuseFsCall('statSync', (target) => target === vault);
     try {
       assert.equal(root.check(), false);
       assert.deepEqual(calls, ['lost']);
     } finally {
-      patched.mock.restore();
-      syncBuiltinESMExports();
+      restore();
     }
     assert.equal(root.check(), true);
     assert.deepEqual(calls, ['lost', 'back']);
