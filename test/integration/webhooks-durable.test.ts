@@ -5,6 +5,8 @@
  * a loopback and a public bind.
  */
 import assert from 'node:assert/strict';
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Webhook as StandardVerifier } from 'standardwebhooks';
 import { closedPort, startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -57,6 +59,47 @@ describe('a pending delivery survives kill -9 (built server, real receiver)', ()
         assert.equal(detail.attemptLog.at(-1).outcome, 'success');
       }
       assert.equal(receiver.requests.length, 5, 'each delivered once more, none twice');
+    } finally {
+      await server.cleanup();
+      await receiver?.close();
+      await vault.cleanup();
+      await data.cleanup();
+    }
+  });
+});
+
+describe('the store file removed while the server runs (built server, real receiver)', () => {
+  it('is written back, and webhooks, pending deliveries and later events survive kill -9', async () => {
+    const vault = await tempDir('taskdown-rm-vault-');
+    const data = await tempDir('taskdown-rm-data-');
+    const port = await closedPort();
+    let receiver: Receiver | undefined;
+    let server = await startTestServer({ vault: vault.dir, dataDir: data.dir });
+    try {
+      const created = await server.request('POST', '/api/webhooks', {
+        url: `http://127.0.0.1:${port}/hook`,
+        events: ['task.created'],
+        retrySchedule: [1, 1, 2, 2, 2, 2, 2, 2, 2, 2],
+      });
+      assert.equal(created.status, 201);
+      assert.equal((await server.request('POST', '/api/tasks', { title: 'Before' })).status, 201);
+      const store = path.join(data.dir, 'taskdown.sqlite');
+      for (const suffix of ['', '-wal', '-shm']) rmSync(store + suffix, { force: true });
+      assert.equal((await server.request('POST', '/api/tasks', { title: 'While gone' })).status, 201);
+      await waitFor(() => existsSync(store) || undefined, 10_000);
+      assert.equal((await server.request('POST', '/api/tasks', { title: 'After' })).status, 201);
+      assert.match(server.stderr(), /the store file was removed while Taskdown ran/);
+
+      assert.equal(await server.stop('SIGKILL'), null);
+      server = await startTestServer({ vault: vault.dir, dataDir: data.dir });
+      receiver = await startReceiver(() => 200, port);
+      const got = await receiver.waitFor(3, 30_000);
+      assert.deepEqual(got.map((r) => r.body.data.task.title).sort(), ['After', 'Before', 'While gone']);
+      const hooks = (await server.request('GET', '/api/webhooks')).body.data.webhooks;
+      assert.deepEqual(
+        hooks.map((h: any) => h.id),
+        [created.body.data.webhook.id],
+      );
     } finally {
       await server.cleanup();
       await receiver?.close();

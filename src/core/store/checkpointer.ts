@@ -72,6 +72,11 @@ export class Checkpointer {
     private readonly driver: SqliteDriver,
     private readonly onError: (message: string) => void,
     private readonly timing: CheckpointerTiming = TIMING,
+    /**
+     * Whether the path still names the main connection's file. The worker opens the path: were
+     * it another file (store-file.ts), the worker would checkpoint this connection's WAL into it.
+     */
+    private readonly fileIsCurrent: () => boolean = () => true,
   ) {
     this.changes = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
     this.checkpointed = this.seen = this.changes.get()?.n ?? 0;
@@ -110,6 +115,7 @@ export class Checkpointer {
     this.seen = changes;
     this.idle = 0;
     if (!this.worker && changes - this.checkpointed < this.timing.startChanges) return;
+    if (!this.worker && !this.fileIsCurrent()) return;
     this.checkpointed = changes;
     this.busy = true;
     this.start().postMessage('checkpoint');

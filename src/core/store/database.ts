@@ -19,7 +19,9 @@ import { StateFileError } from '../state/json-file.js';
 import { BACKSTOP_CHECKPOINT_PAGES, Checkpointer } from './checkpointer.js';
 import { GroupCommit, type CommitListener } from './group-commit.js';
 import { MIGRATIONS } from './schema.js';
+import { ReopenableDatabase } from './reopenable.js';
 import { openDatabase, sqliteDriver, type SqliteDatabase } from './sqlite.js';
+import { StoreFile } from './store-file.js';
 
 export type { SqliteDatabase } from './sqlite.js';
 
@@ -41,9 +43,17 @@ export interface Store {
   afterCommit(fn: CommitListener): void;
   /** How many commits failed since the store opened (their writes are lost: disk full, …). */
   readonly failedCommits: number;
+  /**
+   * Looks at the path now (it is looked at every second) and writes the open database back to it
+   * when the file there is not the open one (store-file.ts). For tests.
+   */
+  lookAtFile(): Promise<void>;
   /** Commits what is pending, stops the checkpoint worker and closes the database. */
   close(): Promise<void>;
 }
+
+/** How often the store's path is looked at (store-file.ts). */
+const FILE_LOOK_INTERVAL_MS = 1000;
 
 /**
  * Opens (creating when missing) the store of a data dir and brings its schema up to date.
@@ -57,30 +67,75 @@ export function openStore(dataDir: string, log: Logger = silentLogger): Store {
   const driver = sqliteDriver();
   closeSync(openSync(file, 'a', 0o600));
   chmodSync(file, 0o600);
-  let db: SqliteDatabase;
-  try {
-    db = openDatabase(file);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    // Checkpoints run on a worker thread (checkpointer.ts); this is only the backstop.
-    db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
-    // Another process holding the write lock for a moment (an sqlite3 shell, a backup) makes
-    // writes wait instead of failing.
-    db.pragma('busy_timeout = 5000');
-    migrate(db, file);
-  } catch (err) {
-    if (err instanceof StateFileError) throw err;
-    throw new StateFileError(file, (err as Error).message);
-  }
+  const db = new ReopenableDatabase(connect(file));
   log.debug({ file, driver: driver.name }, 'store opened');
-  const checkpointer = new Checkpointer(db, file, driver, (message) =>
-    log.warn({ file, error: message }, 'store checkpoint failed; the next one will try again'),
-  );
+  const storeFile = new StoreFile(file);
+  const newCheckpointer = () =>
+    new Checkpointer(
+      db,
+      file,
+      driver,
+      (message) => log.warn({ file, error: message }, 'store checkpoint failed; the next one will try again'),
+      undefined,
+      () => storeFile.lookNow() === 'same',
+    );
+  let checkpointer = newCheckpointer();
   let failedCommits = 0;
   const group = new GroupCommit(db, (err) => {
     failedCommits += 1;
     log.error({ err, file }, 'store commit failed; its writes are lost');
   });
+
+  let closed = false;
+  let looking: Promise<void> | undefined;
+  let lastFailure: string | undefined;
+  /** Writes the open database back to a path that lost it, and goes on with the new file. */
+  const writeBack = async (): Promise<void> => {
+    // The worker's connection must be closed before the old file's WAL is: the last connection
+    // to close removes the WAL at the path, which would be the new file's by then.
+    await checkpointer.stop();
+    if (closed) return;
+    try {
+      group.commit();
+      const live = db.connection;
+      const done = storeFile.writeBack(live, new Date());
+      live.close();
+      storeFile.install(done);
+      db.replace(connect(file));
+      storeFile.lookNow();
+      lastFailure = undefined;
+      if (done.movedTo) {
+        log.error(
+          { file, movedTo: done.movedTo },
+          'the store file was replaced by another while Taskdown ran: that file was moved aside and what Taskdown held was written back (stop Taskdown before replacing its database)',
+        );
+      } else {
+        log.warn(
+          { file },
+          'the store file was removed while Taskdown ran: what Taskdown held was written back to it',
+        );
+      }
+    } catch (err) {
+      const message = (err as Error).message;
+      if (message !== lastFailure) {
+        log.error(
+          { file, error: message },
+          'the store file is gone and could not be written back; trying again',
+        );
+      }
+      lastFailure = message;
+    } finally {
+      checkpointer = newCheckpointer();
+    }
+  };
+  const look = (): Promise<void> =>
+    (looking ??= storeFile
+      .look()
+      .then((state) => (state === 'same' || closed ? undefined : writeBack()))
+      .finally(() => (looking = undefined)));
+  const lookTimer = setInterval(() => void look(), FILE_LOOK_INTERVAL_MS);
+  lookTimer.unref();
+
   return {
     db,
     file,
@@ -91,12 +146,37 @@ export function openStore(dataDir: string, log: Logger = silentLogger): Store {
     writeSoon: (write) => group.writeSoon(write),
     beforeCommit: (fn) => group.beforeCommit(fn),
     afterCommit: (fn) => group.afterCommit(fn),
+    lookAtFile: look,
     async close() {
+      closed = true;
+      clearInterval(lookTimer);
+      await looking;
       group.commit();
       await checkpointer.stop();
       if (db.isOpen) db.close();
     },
   };
+}
+
+/** Opens `file` with the store's settings and brings its schema up to date. */
+function connect(file: string): SqliteDatabase {
+  let db: SqliteDatabase | undefined;
+  try {
+    db = openDatabase(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    // Checkpoints run on a worker thread (checkpointer.ts); this is only the backstop.
+    db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+    // Another process holding the write lock for a moment (an sqlite3 shell, a backup) makes
+    // writes wait instead of failing.
+    db.pragma('busy_timeout = 5000');
+    migrate(db, file);
+    return db;
+  } catch (err) {
+    if (db?.isOpen) db.close();
+    if (err instanceof StateFileError) throw err;
+    throw new StateFileError(file, (err as Error).message);
+  }
 }
 
 /** Applies the migrations the file has not seen yet, each in its own transaction. */

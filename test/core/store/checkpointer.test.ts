@@ -83,4 +83,23 @@ describe('checkpointer', () => {
       assert.equal(checkpointer.running, true, `stopped during writes (tick ${i})`);
     }
   });
+
+  it('opens no second connection while the path names another file than the open one', async () => {
+    await checkpointer.stop();
+    let current = false;
+    checkpointer = new Checkpointer(
+      db,
+      file,
+      sqliteDriver(),
+      (m) => errors.push(m),
+      TIMING,
+      () => current,
+    );
+    insert(150);
+    await sleep(TIMING.intervalMs * 6);
+    assert.equal(checkpointer.running, false);
+    current = true;
+    insert(1);
+    await until(() => checkpointer.running, 'the worker starts once the path is the file again');
+  });
 });

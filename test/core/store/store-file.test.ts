@@ -1,0 +1,148 @@
+/**
+ * The store's file removed or replaced while the store is open: what the open connection holds is
+ * written back to the path, the statements prepared before go on working against the new file,
+ * and a database found at the path is moved aside, never deleted. Real SQLite files; the periodic
+ * look is called directly.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import type { Logger } from '../../../src/core/logger.js';
+import { openStore, STORE_FILE, type Store } from '../../../src/core/store/database.js';
+import { openDatabase } from '../../../src/core/store/sqlite.js';
+import { tempDir } from '../../helpers/temp.js';
+
+describe('store file removed or replaced while open', () => {
+  let dir: { dir: string; cleanup: () => Promise<void> };
+  let dataDir: string;
+  let file: string;
+  let store: Store;
+  let logged: Array<{ level: string; msg: string | undefined; obj: object | string }>;
+
+  const log: Logger = {
+    debug: () => {},
+    info: () => {},
+    warn: (obj, msg) => logged.push({ level: 'warn', msg, obj }),
+    error: (obj, msg) => logged.push({ level: 'error', msg, obj }),
+  };
+
+  beforeEach(async () => {
+    dir = await tempDir('taskdown-store-file-');
+    dataDir = path.join(dir.dir, 'data');
+    file = path.join(dataDir, STORE_FILE);
+    logged = [];
+    mkdirSync(dataDir, { mode: 0o700 });
+    store = openStore(dataDir, log);
+  });
+  afterEach(async () => {
+    await store.close();
+    await dir.cleanup();
+  });
+
+  /** Appends `n` events through one statement prepared before any removal. */
+  const appender = () => {
+    const insert = store.db.prepare<[string, number, string]>(
+      'INSERT INTO events (name, at, envelope) VALUES (?, ?, ?)',
+    );
+    return (n: number) =>
+      store.write(() => {
+        for (let i = 0; i < n; i++) insert.run('task.created', Date.now(), '{}');
+      });
+  };
+  const eventsIn = (at: string): number => {
+    const db = openDatabase(at, { readonly: true });
+    try {
+      return (db.prepare<[], { n: number }>('SELECT count(*) AS n FROM events').get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  };
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  for (const [what, remove] of [
+    ['the file', () => rmSync(file)],
+    [
+      'the file and its WAL files',
+      () => ['', '-wal', '-shm'].forEach((s) => rmSync(file + s, { force: true })),
+    ],
+    ['the whole data dir', () => rmSync(dataDir, { recursive: true })],
+  ] as const) {
+    it(`writes everything back when ${what} is removed, and goes on writing to the path`, async () => {
+      const append = appender();
+      append(30);
+      await settle();
+      remove();
+      append(5); // written while the path has no file: still in the open one
+      await settle();
+
+      await store.lookAtFile();
+
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      append(7);
+      await settle();
+      await store.close();
+      assert.equal(eventsIn(file), 42);
+      assert.deepEqual(
+        logged.map((l) => [l.level, l.msg]),
+        [
+          [
+            'warn',
+            'the store file was removed while Taskdown ran: what Taskdown held was written back to it',
+          ],
+        ],
+      );
+      store = openStore(dataDir, log);
+    });
+  }
+
+  it('moves a database put in its place aside, with the WAL it brought, and writes its own back', async () => {
+    const append = appender();
+    append(10);
+    await settle();
+    // Another database with a committed WAL of its own, as a backup of a running store would be.
+    const other = path.join(dir.dir, 'backup.sqlite');
+    const db = openDatabase(other);
+    db.pragma('journal_mode = WAL');
+    db.pragma('wal_autocheckpoint = 0');
+    db.exec("CREATE TABLE kept (x TEXT); INSERT INTO kept VALUES ('from the backup')");
+    for (const suffix of ['', '-wal', '-shm']) {
+      // Hard links: the backup's files stay whole while its connection is open.
+      rmSync(path.join(dir.dir, `staged${suffix}`), { force: true });
+      linkSync(other + suffix, path.join(dir.dir, `staged${suffix}`));
+    }
+    db.close();
+    for (const suffix of ['', '-wal', '-shm'])
+      renameSync(path.join(dir.dir, `staged${suffix}`), file + suffix);
+
+    await store.lookAtFile();
+    append(1);
+    await settle();
+
+    const aside = readdirSync(dataDir).filter((name) => name.startsWith(`${STORE_FILE}.replaced-`));
+    assert.deepEqual(aside.map((name) => name.replace(/replaced-.*Z/, 'replaced-T')).sort(), [
+      `${STORE_FILE}.replaced-T`,
+      `${STORE_FILE}.replaced-T-shm`,
+      `${STORE_FILE}.replaced-T-wal`,
+    ]);
+    await store.close();
+    assert.equal(eventsIn(file), 11);
+    const kept = openDatabase(
+      path.join(dataDir, aside.find((n) => !n.endsWith('-wal') && !n.endsWith('-shm')) as string),
+    );
+    assert.deepEqual(kept.prepare('SELECT x FROM kept').all(), [{ x: 'from the backup' }]);
+    kept.close();
+    assert.equal(logged[0]?.level, 'error');
+    store = openStore(dataDir, log);
+  });
+
+  it('leaves the file alone while it is the open one', async () => {
+    appender()(3);
+    await settle();
+    const before = statSync(file).ino;
+    await store.lookAtFile();
+    assert.equal(statSync(file).ino, before);
+    assert.equal(existsSync(`${file}.restore-${process.pid}`), false);
+    assert.deepEqual(logged, []);
+  });
+});
