@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     try {
       await runMcp(config);
     } catch (err) {
-      fail(describeStartError(err), 1);
+      fail(describeStartError(err, config.dataDir), 1);
     }
     return;
   }

@@ -19,7 +19,7 @@ export async function serve(config: ServerConfig, prefetch: NotePrefetch): Promi
     });
   } catch (err) {
     if (err instanceof UsageError) fail(err.message, 2);
-    fail(describeStartError(err), 1);
+    fail(describeStartError(err, config.dataDir), 1);
   }
   process.stdout.write(`taskdown listening on ${server.url}\n`);
 

@@ -55,6 +55,22 @@ export class DataDirLockedError extends Error {
   }
 }
 
+/** The lock file cannot be used at all: it is a folder, the disk is full, … */
+export class LockFileError extends Error {
+  override readonly name = 'LockFileError';
+  /** The cause's error code (ENOSPC, EISDIR, …), for the start's message. */
+  readonly code: string | undefined;
+  constructor(
+    readonly file: string,
+    cause: NodeJS.ErrnoException,
+  ) {
+    const reason =
+      cause.code === 'EISDIR' ? 'it is a folder, not a file; remove it, then start again' : cause.message;
+    super(`cannot use the data dir lock ${file}: ${reason}`, { cause });
+    this.code = cause.code;
+  }
+}
+
 /** A held lock. */
 export interface DataDirLock {
   /** Records the URL the server listens on. */
@@ -83,9 +99,35 @@ export async function acquireDataDirLock(dataDir: string, options: LockOptions):
     ...optional('processStart', processStart(process.pid)),
     vault: options.vault,
   };
+  try {
+    await take(dataDir, file, own, options);
+  } catch (err) {
+    if (err instanceof DataDirLockedError || (err as NodeJS.ErrnoException).code === undefined) throw err;
+    throw new LockFileError(file, err as NodeJS.ErrnoException);
+  }
+
+  let current = own;
+  const release = (): void => {
+    held.delete(release);
+    if (ownedBy(file, own)) unlinkQuietly(file);
+  };
+  held.add(release);
+  return {
+    async listening(url) {
+      current = { ...current, url };
+      if (ownedBy(file, own)) await writeFileAtomic(file, serialize(current), { mode: 0o600 });
+    },
+    async release() {
+      release();
+    },
+  };
+}
+
+/** Creates the lock file, or takes over a stale one; throws DataDirLockedError. */
+async function take(dataDir: string, file: string, own: LockOwner, options: LockOptions): Promise<void> {
   const deadline = Date.now() + (options.patienceMs ?? 2_000);
   for (;;) {
-    if (await createExclusive(file, own)) break;
+    if (await createExclusive(file, own)) return;
     // Taken before the read: an unreadable lock is identified by its file, not its text.
     const stamp = fileStamp(file);
     const found = readLock(file);
@@ -110,22 +152,6 @@ export async function acquireDataDirLock(dataDir: string, options: LockOptions):
       await sleep(25);
     }
   }
-
-  let current = own;
-  const release = (): void => {
-    held.delete(release);
-    if (ownedBy(file, own)) unlinkQuietly(file);
-  };
-  held.add(release);
-  return {
-    async listening(url) {
-      current = { ...current, url };
-      if (ownedBy(file, own)) await writeFileAtomic(file, serialize(current), { mode: 0o600 });
-    },
-    async release() {
-      release();
-    },
-  };
 }
 
 /** Releases of the locks this process holds: a failed start exits without its async cleanup. */
@@ -215,9 +241,13 @@ async function createExclusive(file: string, owner: LockOwner): Promise<boolean>
   try {
     await handle.writeFile(serialize(owner));
     await handle.sync();
-  } finally {
+  } catch (err) {
+    // A full disk: a lock file left empty would look like a starter's that is still writing.
     await handle.close();
+    unlinkQuietly(file);
+    throw err;
   }
+  await handle.close();
   return true;
 }
 

@@ -13,9 +13,11 @@ export class StateFileError extends Error {
   override readonly name = 'StateFileError';
   constructor(
     readonly file: string,
-    reason: string,
+    readonly reason: string,
+    /** What to do about it, when the cause is not the file's content. */
+    advice = 'Fix or move the file, then start again.',
   ) {
-    super(`State file ${file} is unusable: ${reason}. Fix or move the file, then start again.`);
+    super(`State file ${file} is unusable: ${reason}. ${advice}`);
   }
 }
 

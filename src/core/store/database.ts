@@ -174,9 +174,27 @@ function connect(file: string): SqliteDatabase {
     return db;
   } catch (err) {
     if (db?.isOpen) db.close();
-    if (err instanceof StateFileError) throw err;
-    throw new StateFileError(file, (err as Error).message);
+    throw openFailure(file, err);
   }
+}
+
+/**
+ * Why the store cannot be opened, with what to do: "Fix or move the file" would send the user
+ * to the wrong place when another program holds the file's lock. (A full disk is recognised by
+ * the start's own message, cli/start-error.ts, from the free space of the data dir's disk.)
+ */
+export function openFailure(file: string, err: unknown): StateFileError {
+  if (err instanceof StateFileError) return err;
+  const e = err as { message: string; code?: string; errcode?: number };
+  // better-sqlite3 names the code, node:sqlite gives SQLite's number (5: SQLITE_BUSY).
+  if (e.code === 'SQLITE_BUSY' || e.errcode === 5) {
+    return new StateFileError(
+      file,
+      'another program has held a lock on it for 5 s',
+      'Close the program using it (an sqlite3 shell, a backup), then start again.',
+    );
+  }
+  return new StateFileError(file, e.message);
 }
 
 /** Applies the migrations the file has not seen yet, each in its own transaction. */

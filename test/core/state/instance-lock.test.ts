@@ -182,4 +182,35 @@ describe('data dir lock', () => {
     assert.equal(raced, true);
     assert.equal(readFileSync(file(), 'utf8'), rival);
   });
+
+  it('names the lock file and what to do when it is a folder', async () => {
+    fs.mkdirSync(file());
+    await assert.rejects(acquireDataDirLock(dir, { command: 'serve', vault: '/v', log: silent }), {
+      name: 'LockFileError',
+      message: `cannot use the data dir lock ${file()}: it is a folder, not a file; remove it, then start again`,
+    });
+  });
+
+  it('leaves no empty lock file behind when its owner record cannot be written (disk full)', async () => {
+    const open = fs.promises.open;
+    const patched = mock.method(fs.promises, 'open', async (...args: Parameters<typeof open>) => {
+      const handle = await open(...args);
+      return Object.assign(Object.create(Object.getPrototypeOf(handle) as object) as object, handle, {
+        writeFile: () =>
+          Promise.reject(
+            Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }),
+          ),
+        close: () => handle.close(),
+      });
+    });
+    try {
+      await assert.rejects(acquireDataDirLock(dir, { command: 'serve', vault: '/v', log: silent }), {
+        name: 'LockFileError',
+        code: 'ENOSPC',
+      });
+    } finally {
+      patched.mock.restore();
+    }
+    assert.equal(existsSync(file()), false);
+  });
 });

@@ -9,7 +9,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statS
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { Logger } from '../../../src/core/logger.js';
-import { openStore, STORE_FILE, type Store } from '../../../src/core/store/database.js';
+import { openFailure, openStore, STORE_FILE, type Store } from '../../../src/core/store/database.js';
 import { openDatabase } from '../../../src/core/store/sqlite.js';
 import { tempDir } from '../../helpers/temp.js';
 
@@ -144,5 +144,34 @@ describe('store file removed or replaced while open', () => {
     assert.equal(statSync(file).ino, before);
     assert.equal(existsSync(`${file}.restore-${process.pid}`), false);
     assert.deepEqual(logged, []);
+  });
+});
+
+describe('a store that cannot be opened', () => {
+  it('says another program holds its lock, not that the file must be fixed', async () => {
+    const dir = await tempDir('taskdown-store-busy-');
+    const file = path.join(dir.dir, STORE_FILE);
+    const holder = openDatabase(file);
+    const other = openDatabase(file, { busyTimeoutMs: 0 });
+    try {
+      holder.exec('BEGIN EXCLUSIVE; CREATE TABLE held (x)');
+      let busy: unknown;
+      try {
+        other.exec('CREATE TABLE other (x)');
+      } catch (err) {
+        busy = err;
+      }
+      assert.ok(busy, 'the second connection was refused');
+      assert.equal(
+        openFailure(file, busy).message,
+        `State file ${file} is unusable: another program has held a lock on it for 5 s. ` +
+          'Close the program using it (an sqlite3 shell, a backup), then start again.',
+      );
+      assert.match(openFailure(file, new Error('file is not a database')).message, /Fix or move the file/);
+    } finally {
+      other.close();
+      holder.close();
+      await dir.cleanup();
+    }
   });
 });
