@@ -1,12 +1,13 @@
 /** The shell's error mapping, in process: unexpected errors never leak details. */
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import net from 'node:net';
 import { describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
 import { shellWith } from '../../test/helpers/http-shell.js';
 import { DomainError, invalid, notFound } from '../core/errors.js';
 import { defineRoute, ok } from './route.js';
-import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './server.js';
+import { CONNECTIONS_CHECK_INTERVAL_MS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './server.js';
 
 describe('HTTP shell error mapping', () => {
   it('answers an unexpected error with 500 Internal server error and logs the details only', async () => {
@@ -128,6 +129,27 @@ describe('HTTP shell server limits', () => {
     assert.equal(app.server.headersTimeout, HEADERS_TIMEOUT_MS);
     assert.ok(HEADERS_TIMEOUT_MS <= REQUEST_TIMEOUT_MS);
     assert.equal(http.maxHeaderSize, 16 * 1024);
+    assert.ok(CONNECTIONS_CHECK_INTERVAL_MS <= 1_000);
+    await app.close();
+  });
+
+  it('closes a connection whose headers never end once the header time is up, not at the next 30 s check', async () => {
+    // Shortened limits: the headers deadline 400 ms, looked at every 100 ms (Node's own look
+    // would come after 30 s).
+    const { app } = await shellWith([], {
+      limits: { headersTimeoutMs: 400, requestTimeoutMs: 800, checkIntervalMs: 100 },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as net.AddressInfo;
+    const socket = net.connect(port, '127.0.0.1');
+    const started = performance.now();
+    let answer = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
+    socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+    await new Promise((resolve) => socket.once('close', resolve));
+    const waited = performance.now() - started;
+    assert.ok(waited >= 300 && waited < 5_000, `closed after ${Math.round(waited)} ms`);
+    assert.match(answer, /^HTTP\/1\.1 408 /);
     await app.close();
   });
 });
