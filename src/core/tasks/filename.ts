@@ -14,6 +14,14 @@ export function storageTitle(title: string): string {
   return cleaned === '' ? 'untitled' : cleaned;
 }
 
+/**
+ * Unicode's bidirectional controls (LRE … RLO, LRI … PDI, LRM, RLM, ALM). Invisible, they make a
+ * name display in another order than it is spelt (`\u202Efdp.exe` shows as `exe.pdf` in a file
+ * manager or a terminal), so no file or folder name made from a title or a template keeps them;
+ * the title in the note keeps what was sent.
+ */
+export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
 
 /**
@@ -47,11 +55,16 @@ export function truncateBytes(name: string, maxBytes = MAX_NAME_BYTES): string {
 const withoutOuterDots = (name: string): string => name.replace(/^\.+|\.+$/g, '').trim();
 
 /**
- * The title as a filename: storage title minus `<>:"/\|?*#[]` and leading/trailing dots, cut to
+ * The title as a filename: storage title minus `<>:"/\|?*#[]`, bidirectional controls and
+ * leading/trailing dots, cut to
  * MAX_NAME_BYTES (the full title then stays in the note's frontmatter).
  */
 export function filenameSafeTitle(title: string): string {
-  const cleaned = withoutOuterDots(storageTitle(title).replace(/[<>:"/\\|?*#[\]]/g, ''));
+  const cleaned = withoutOuterDots(
+    storageTitle(title)
+      .replace(/[<>:"/\\|?*#[\]]/g, '')
+      .replace(BIDI_CONTROLS, ''),
+  );
   let name = withoutOuterDots(truncateBytes(cleaned));
   if (name === '') name = 'untitled';
   return WINDOWS_RESERVED.test(name) ? `task-${name}` : name;
@@ -182,7 +195,7 @@ export function processFolderTemplate(template: string, ctx: FilenameContext): s
   for (const seg of out.split('/')) {
     if (seg === '' || seg === '.') continue;
     if (seg === '..') segments.pop();
-    else segments.push(truncateBytes(seg).trim());
+    else segments.push(truncateBytes(seg.replace(BIDI_CONTROLS, '')).trim());
   }
   return segments.join('/');
 }

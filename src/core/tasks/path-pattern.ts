@@ -4,17 +4,22 @@
  * the new task's frontmatter and the creation time. Unlike filename templates, a placeholder
  * without a value is an error — a task must never land in `tasks//x.md` or a literal `{due}`.
  */
+import { BIDI_CONTROLS } from './filename.js';
 import type { RoleMapping } from './role-mapping.js';
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
-/** Characters unsafe in one path segment removed; separators inside a value become `-`. */
+/**
+ * Characters unsafe in one path segment (and bidirectional controls, filename.ts) removed;
+ * separators inside a value become `-`.
+ */
 export function sanitizePathSegment(value: string): string {
   return (
     value
       .trim()
       // eslint-disable-next-line no-control-regex
       .replace(/[<>:"|?*\u0000-\u001f]/g, '')
+      .replace(BIDI_CONTROLS, '')
       .replace(/[\\/]+/g, '-')
       .replace(/\s+/g, ' ')
       .trim()

@@ -22,6 +22,17 @@ describe('filenames', () => {
     assert.equal(filenameSafeTitle('con'), 'task-con');
   });
 
+  it('keeps no bidirectional control in a name, so that it displays as it is spelt', () => {
+    // U+202E (right-to-left override) would show "Invoice \u202Efdp.exe" as "Invoice exe.pdf".
+    assert.equal(filenameSafeTitle('Invoice \u202efdp.exe'), 'Invoice fdp.exe');
+    assert.equal(filenameSafeTitle('a\u2066b\u2069c\u200fd\u061ce'), 'abcde');
+    assert.equal(filenameSafeTitle('\u202e'), 'untitled');
+    assert.equal(processFolderTemplate('T/{{title}}', { title: 'x\u202ey', now: NOW }), 'T/xy');
+    // Other invisible characters that writing needs stay: the joiner of an emoji sequence.
+    assert.equal(filenameSafeTitle('👩\u200d💻 work'), '👩\u200d💻 work');
+    assert.equal(storageTitle('Invoice \u202efdp.exe'), 'Invoice \u202efdp.exe');
+  });
+
   it('cuts a long title to a safe file name in bytes, never inside a character', () => {
     const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
     const ascii = filenameSafeTitle('a'.repeat(240));
