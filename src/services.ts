@@ -122,7 +122,11 @@ async function openServices({
 }: CreateServicesOptions): Promise<Omit<ServiceRuntime, 'listening'>> {
   const stops: Array<() => Promise<void>> = [];
   const settings = await SettingsStore.open(config.dataDir);
-  stops.push(() => settings.flush());
+  const stopKeeping = settings.keepFile(log);
+  stops.push(async () => {
+    stopKeeping();
+    await settings.flush();
+  });
   const vaultInfo = { name: path.basename(config.vault), path: config.vault };
   const store = openStore(config.dataDir, log);
   // Closed last: events emitted while the other services stop are still journaled.

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Webhook as StandardVerifier } from 'standardwebhooks';
 import { closedPort, startReceiver, type Receiver } from '../helpers/receiver.js';
-import { startTestServer, waitFor, type TestServer } from '../helpers/server-process.js';
+import { runCli, startTestServer, waitFor, type TestServer } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('a pending delivery survives kill -9 (built server, real receiver)', () => {
@@ -68,7 +68,7 @@ describe('a pending delivery survives kill -9 (built server, real receiver)', ()
   });
 });
 
-describe('the store file removed while the server runs (built server, real receiver)', () => {
+describe('the data dir removed while the server runs (built server, real receiver)', () => {
   it('is written back, and webhooks, pending deliveries and later events survive kill -9', async () => {
     const vault = await tempDir('taskdown-rm-vault-');
     const data = await tempDir('taskdown-rm-data-');
@@ -83,12 +83,18 @@ describe('the store file removed while the server runs (built server, real recei
       });
       assert.equal(created.status, 201);
       assert.equal((await server.request('POST', '/api/tasks', { title: 'Before' })).status, 201);
-      const store = path.join(data.dir, 'taskdown.sqlite');
-      for (const suffix of ['', '-wal', '-shm']) rmSync(store + suffix, { force: true });
+      // The whole data dir: the store, its WAL files and the lock.
+      rmSync(data.dir, { recursive: true });
       assert.equal((await server.request('POST', '/api/tasks', { title: 'While gone' })).status, 201);
-      await waitFor(() => existsSync(store) || undefined, 10_000);
+      const store = path.join(data.dir, 'taskdown.sqlite');
+      const lock = path.join(data.dir, 'taskdown.lock');
+      await waitFor(() => (existsSync(store) && existsSync(lock)) || undefined, 10_000);
       assert.equal((await server.request('POST', '/api/tasks', { title: 'After' })).status, 201);
       assert.match(server.stderr(), /the store file was removed while Taskdown ran/);
+      // The lock is back: a second server on the data dir is refused.
+      const second = await runCli(['serve', '--vault', vault.dir, '--data-dir', data.dir, '--port', '0']);
+      assert.equal(second.code, 1);
+      assert.match(second.stderr, /is in use by process/);
 
       assert.equal(await server.stop('SIGKILL'), null);
       server = await startTestServer({ vault: vault.dir, dataDir: data.dir });

@@ -77,6 +77,12 @@ export interface DataDirLock {
   listening(url: string): Promise<void>;
   /** Removes the lock (only while it is still this process's). */
   release(): Promise<void>;
+  /**
+   * Writes the lock again when its file is gone (it is looked at every second: the file, or the
+   * whole data dir, removed while Taskdown runs would let a second Taskdown start on the same
+   * data dir). For tests.
+   */
+  restore(): Promise<void>;
 }
 
 export interface LockOptions {
@@ -107,7 +113,15 @@ export async function acquireDataDirLock(dataDir: string, options: LockOptions):
   }
 
   let current = own;
+  let restoring: Promise<void> | undefined;
+  const restore = (): Promise<void> =>
+    (restoring ??= restoreIfGone(dataDir, file, () => current, options.log).finally(
+      () => (restoring = undefined),
+    ));
+  const timer = setInterval(() => void restore(), RESTORE_INTERVAL_MS);
+  timer.unref();
   const release = (): void => {
+    clearInterval(timer);
     held.delete(release);
     if (ownedBy(file, own)) unlinkQuietly(file);
   };
@@ -118,8 +132,10 @@ export async function acquireDataDirLock(dataDir: string, options: LockOptions):
       if (ownedBy(file, own)) await writeFileAtomic(file, serialize(current), { mode: 0o600 });
     },
     async release() {
+      await restoring;
       release();
     },
+    restore,
   };
 }
 
@@ -151,6 +167,52 @@ async function take(dataDir: string, file: string, own: LockOwner, options: Lock
     } else {
       await sleep(25);
     }
+  }
+}
+
+/** Other owners of a held lock already reported. */
+const warnedAbout = new Set<number>();
+
+/** How often a held lock's file is looked at. */
+const RESTORE_INTERVAL_MS = 1_000;
+
+/**
+ * Creates the lock file again when it is gone (with the data dir, when that is gone too). A file
+ * there that is not this process's is left alone: another starter took a lock that was missing.
+ */
+async function restoreIfGone(
+  dataDir: string,
+  file: string,
+  owner: () => LockOwner,
+  log: Logger,
+): Promise<void> {
+  let text;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return;
+  }
+  if (text !== undefined) {
+    const other = parseOwner(text);
+    if (other && other.pid !== process.pid && !warnedAbout.has(other.pid) && isRunning(other)) {
+      warnedAbout.add(other.pid);
+      log.error(
+        { file, pid: other.pid, startedAt: other.startedAt },
+        'another Taskdown took the data dir lock while this one ran (its file had been removed): stop one of them',
+      );
+    }
+    return;
+  }
+  try {
+    await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
+    if (await createExclusive(file, owner())) {
+      log.warn({ file }, 'the data dir lock was removed while Taskdown ran; it was written again');
+    }
+  } catch (err) {
+    log.error(
+      { file, error: (err as Error).message },
+      'the data dir lock was removed and could not be written again',
+    );
   }
 }
 
@@ -303,11 +365,16 @@ function readLock(file: string): Found {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     throw err;
   }
+  const owner = parseOwner(text);
+  return owner ? { owner, text } : 'unreadable';
+}
+
+function parseOwner(text: string): LockOwner | undefined {
   try {
     const owner = JSON.parse(text) as LockOwner;
-    return Number.isInteger(owner.pid) && owner.pid > 0 ? { owner, text } : 'unreadable';
+    return Number.isInteger(owner.pid) && owner.pid > 0 ? owner : undefined;
   } catch {
-    return 'unreadable';
+    return undefined;
   }
 }
 

@@ -4,11 +4,13 @@
  * Webhooks live in the store (`taskdown.sqlite`); those of earlier releases are read from here
  * once and moved there.
  */
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { IcsSubscriptionSchema, ProviderConfigSchema } from '../calendars/types.js';
 import { DomainError } from '../errors.js';
+import type { Logger } from '../logger.js';
 import { JsonStateFile } from './json-file.js';
 
 /** A webhook as earlier releases stored it here; moved into the store at start (docs/store.md). */
@@ -107,4 +109,53 @@ export class SettingsStore {
     await this.queue;
     await this.file.flush();
   }
+
+  /**
+   * Writes the settings again when their file is gone while they are not the defaults (the file,
+   * or the whole data dir, removed while Taskdown runs): the next start would otherwise begin
+   * with the defaults, without the API token or the calendars set on the settings page. True
+   * when it wrote them.
+   */
+  restoreIfGone(): Promise<boolean> {
+    const run = async (): Promise<boolean> => {
+      if (Value.Equal(this.current, Value.Create(SettingsSchema))) return false;
+      try {
+        await fs.stat(this.file.file);
+        return false;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return false;
+      }
+      // The data dir too may be gone; it is private, as at the first start.
+      await fs.mkdir(path.dirname(this.file.file), { recursive: true, mode: 0o700 });
+      await this.file.save(this.current);
+      return true;
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  /** Calls restoreIfGone every second until the returned function is called. */
+  keepFile(log: Logger): () => void {
+    const timer = setInterval(() => {
+      this.restoreIfGone().then(
+        (wrote) =>
+          wrote &&
+          log.warn(
+            { file: this.file.file },
+            'the settings file was removed while Taskdown ran; it was written again',
+          ),
+        (err: Error) =>
+          log.error(
+            { file: this.file.file, error: err.message },
+            'the settings file was removed and could not be written again',
+          ),
+      );
+    }, KEEP_FILE_INTERVAL_MS);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
 }
+
+/** How often keepFile looks for the settings file. */
+const KEEP_FILE_INTERVAL_MS = 1_000;

@@ -213,4 +213,43 @@ describe('data dir lock', () => {
     }
     assert.equal(existsSync(file()), false);
   });
+
+  it('writes its lock again when the file, or the whole data dir, is removed while it is held', async () => {
+    const warned: string[] = [];
+    const log = { ...silent, warn: (_: object | string, msg?: string) => void warned.push(msg ?? '') };
+    const lock = await acquireDataDirLock(dir, { command: 'serve', vault: '/vault', log });
+    await lock.listening('http://127.0.0.1:4321');
+    fs.rmSync(file());
+    await lock.restore();
+    assert.equal(owner().pid, process.pid);
+    assert.equal(owner().url, 'http://127.0.0.1:4321');
+    fs.rmSync(dir, { recursive: true });
+    await lock.restore();
+    assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
+    assert.equal(owner().pid, process.pid);
+    assert.equal((fs.statSync(file()).mode & 0o777).toString(8), '600');
+    await lock.restore(); // there: nothing to do
+    assert.deepEqual(warned, [
+      'the data dir lock was removed while Taskdown ran; it was written again',
+      'the data dir lock was removed while Taskdown ran; it was written again',
+    ]);
+    await lock.release();
+    assert.equal(existsSync(file()), false);
+  });
+
+  it('says so, once, when another running Taskdown took the lock meanwhile, and leaves its lock alone', async () => {
+    const errors: string[] = [];
+    const log = { ...silent, error: (_: object | string, msg?: string) => void errors.push(msg ?? '') };
+    const lock = await acquireDataDirLock(dir, { command: 'serve', vault: '/vault', log });
+    fs.rmSync(file());
+    // A process that runs (pid 1, without a recorded start: a live pid counts as the owner).
+    await writeOwner({ pid: 1 });
+    await lock.restore();
+    await lock.restore();
+    assert.deepEqual(errors, [
+      'another Taskdown took the data dir lock while this one ran (its file had been removed): stop one of them',
+    ]);
+    await lock.release();
+    assert.equal(owner().pid, 1);
+  });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdir, readFile, stat, writeFile, readdir } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DomainError } from '../../../src/core/errors.js';
@@ -40,6 +40,23 @@ describe('SettingsStore', () => {
       },
     );
     assert.equal(store.get().apiEnabled, true);
+  });
+
+  it('writes its file again when it is removed while the settings are not the defaults', async () => {
+    const store = await SettingsStore.open(dir);
+    const file = path.join(dir, 'settings.json');
+    assert.equal(await store.restoreIfGone(), false, 'defaults: nothing to keep');
+    await assert.rejects(stat(file));
+    await store.update((s) => {
+      s.apiToken = 'kept-token';
+    });
+    assert.equal(await store.restoreIfGone(), false, 'the file is there');
+    await rm(dir, { recursive: true });
+    assert.equal(await store.restoreIfGone(), true);
+    assert.equal(JSON.parse(await readFile(file, 'utf8')).apiToken, 'kept-token');
+    assert.equal((await stat(file)).mode & 0o777, 0o600);
+    assert.equal((await stat(dir)).mode & 0o777, 0o700);
+    assert.equal((await SettingsStore.open(dir)).get().apiToken, 'kept-token');
   });
 
   it('persists atomically with mode 0600 and reloads', async () => {
