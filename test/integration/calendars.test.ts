@@ -45,6 +45,13 @@ function feedIcs(): string {
       DTSTART: icsUtc(at(8, 11)),
       DTEND: icsUtc(at(8, 12)),
     }),
+    // An event no calendar can read: left out, the others kept.
+    icsEvent({
+      UID: 'unreadable',
+      SUMMARY: 'Never shown',
+      DTSTART: icsUtc(at(3, 9)),
+      RRULE: 'FREQ=SOMETIMES',
+    }),
   ]);
 }
 
@@ -329,6 +336,7 @@ describe('calendar routes with feeds and providers', () => {
     >;
     assert.match(byId.ics_feed?.lastFetched ?? '', /^\d{4}-\d{2}-\d{2}T/);
     assert.equal(byId.ics_feed?.lastError, null);
+    assert.match(server.stderr(), /"skipped":1,.*ICS subscription: events that cannot be read were left out/);
     assert.equal(byId.ics_local?.type, 'local');
     assert.equal(byId.ics_local?.filePath, 'Calendars/local.ics');
     assert.equal(byId.ics_broken?.lastError, 'Invalid ICS format');

@@ -10,8 +10,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { THREAD_START, threadModule } from '../threads/thread-program.js';
-import type { ParseIcsOptions } from './ics-parser.js';
-import type { CalendarEvent } from './types.js';
+import type { ParsedIcs, ParseIcsOptions } from './ics-parser.js';
 
 const PARSE_MODULE = threadModule('ics-parse-thread', import.meta.url);
 
@@ -29,7 +28,7 @@ export function parseIcsBounded(
   source: string,
   options: ParseIcsOptions,
   limits: IcsParseLimits = {},
-): Promise<CalendarEvent[]> {
+): Promise<ParsedIcs> {
   const timeMs = limits.timeMs ?? DEFAULT_TIME_MS;
   const heapMb = limits.heapMb ?? DEFAULT_HEAP_MB;
   return new Promise((resolve, reject) => {
@@ -62,8 +61,8 @@ export function parseIcsBounded(
     // Neither keeps a stopping server alive.
     timer.unref();
     worker.unref();
-    worker.on('message', (answer: { events?: CalendarEvent[]; error?: string }) =>
-      settle(() => (answer.events ? resolve(answer.events) : reject(new Error(answer.error)))),
+    worker.on('message', (answer: { parsed?: ParsedIcs; error?: string }) =>
+      settle(() => (answer.parsed ? resolve(answer.parsed) : reject(new Error(answer.error)))),
     );
     worker.on('error', (err: NodeJS.ErrnoException) =>
       settle(() =>

@@ -99,14 +99,82 @@ function plus(t: Time, d: Duration): Time {
   return end;
 }
 
+/** What a feed gave: its events, and how many of its events could not be read (the first error). */
+export interface ParsedIcs {
+  events: CalendarEvent[];
+  skipped: number;
+  firstError?: string;
+}
+
 export function parseIcs(source: string, options: ParseIcsOptions): CalendarEvent[] {
+  return parseIcsDetailed(source, options).events;
+}
+
+/**
+ * Reads a feed; an event that cannot be read (a DTSTART that is no date, an RRULE with an
+ * unknown FREQ) is left out and counted, rather than taking the feed's other events with it.
+ * Throws INVALID_ICS only when the calendar itself cannot be read.
+ */
+export function parseIcsDetailed(source: string, options: ParseIcsOptions): ParsedIcs {
+  const skipped = { count: 0, first: undefined as string | undefined };
+  const skip = (err: unknown): void => {
+    skipped.count += 1;
+    skipped.first ??= err instanceof Error ? err.message : String(err);
+  };
+  const root = readCalendar(source, skip);
+  const events = eventsOf(root, options, skip);
+  return {
+    events,
+    skipped: skipped.count,
+    ...(skipped.first === undefined ? {} : { firstError: skipped.first }),
+  };
+}
+
+const VEVENT_BLOCK = /^BEGIN:VEVENT\r?\n[\s\S]*?^END:VEVENT\r?(?:\n|$)/gim;
+
+/**
+ * The calendar of `source`. ical.js reads some values as it parses (an RRULE), so one bad event
+ * fails the whole parse: then each event is read on its own, beside the calendar's other parts
+ * (its time zones), and the calendar is put together from those that read.
+ */
+function readCalendar(source: string, skip: (err: unknown) => void): Component {
+  const parse = (text: string): Component => {
+    const root = new ICAL.Component(ICAL.parse(text));
+    if (root.name !== 'vcalendar') throw new Error(INVALID_ICS);
+    return root;
+  };
+  try {
+    return parse(source);
+  } catch {
+    // Read event by event below.
+  }
+  const blocks = source.match(VEVENT_BLOCK) ?? [];
+  const frame = source.replace(VEVENT_BLOCK, '');
   let root: Component;
   try {
-    root = new ICAL.Component(ICAL.parse(source));
+    root = parse(frame);
   } catch {
     throw new Error(INVALID_ICS);
   }
-  if (root.name !== 'vcalendar') throw new Error(INVALID_ICS);
+  const [head, tail] = splitAtEnd(frame);
+  for (const block of blocks) {
+    try {
+      const one = parse(`${head}${block.endsWith('\n') ? block : `${block}\r\n`}${tail}`);
+      for (const vevent of one.getAllSubcomponents('vevent')) root.addSubcomponent(vevent);
+    } catch (err) {
+      skip(err);
+    }
+  }
+  return root;
+}
+
+/** `frame` cut before its last END:VCALENDAR line. */
+function splitAtEnd(frame: string): [string, string] {
+  const at = frame.search(/^END:VCALENDAR\s*$(?![\s\S]*^END:VCALENDAR)/im);
+  return at === -1 ? [frame, ''] : [frame.slice(0, at), frame.slice(at)];
+}
+
+function eventsOf(root: Component, options: ParseIcsOptions, skip: (err: unknown) => void): CalendarEvent[] {
   const { subscriptionId, now } = options;
   const horizon = now + (options.horizonDays ?? 365) * 86_400_000;
   const maxInstances = options.maxInstances ?? 3000;
@@ -114,20 +182,37 @@ export function parseIcs(source: string, options: ParseIcsOptions): CalendarEven
 
   const vevents = root.getAllSubcomponents('vevent');
   const overrides = new Map<string, Map<string, Component>>();
+  const unreadable = new Set<Component>();
   for (const v of vevents) {
-    const uid = text(v, 'uid');
-    const rid = v.getFirstPropertyValue('recurrence-id');
-    if (!uid || !(rid instanceof ICAL.Time)) continue;
-    let byKey = overrides.get(uid);
-    if (!byKey) overrides.set(uid, (byKey = new Map()));
-    byKey.set(occurrenceKey(rid, tzidOf(v, 'recurrence-id')), v);
+    try {
+      const uid = text(v, 'uid');
+      const rid = v.getFirstPropertyValue('recurrence-id');
+      if (!uid || !(rid instanceof ICAL.Time)) continue;
+      let byKey = overrides.get(uid);
+      if (!byKey) overrides.set(uid, (byKey = new Map()));
+      byKey.set(occurrenceKey(rid, tzidOf(v, 'recurrence-id')), v);
+    } catch (err) {
+      unreadable.add(v);
+      skip(err);
+    }
   }
 
   const events: CalendarEvent[] = [];
   vevents.forEach((vevent, index) => {
-    if (vevent.hasProperty('recurrence-id') || isSkipped(vevent)) return;
+    if (unreadable.has(vevent)) return;
+    try {
+      events.push(...eventInstances(vevent, index));
+    } catch (err) {
+      skip(err);
+    }
+  });
+  return events;
+
+  /** The event, or the instances of a series, that `vevent` gives. */
+  function eventInstances(vevent: Component, index: number): CalendarEvent[] {
+    if (vevent.hasProperty('recurrence-id') || isSkipped(vevent)) return [];
     const dtstart = vevent.getFirstPropertyValue('dtstart');
-    if (!(dtstart instanceof ICAL.Time)) return;
+    if (!(dtstart instanceof ICAL.Time)) return [];
     const uid = text(vevent, 'uid');
     const eventId = uid ? `${subscriptionId}-${uid}` : `${subscriptionId}-${subscriptionId}-${index}`;
     const startTz = tzidOf(vevent, 'dtstart');
@@ -143,8 +228,7 @@ export function parseIcs(source: string, options: ParseIcsOptions): CalendarEven
         start: render(dtstart, startTz),
       };
       if (hasEnd(vevent)) single.end = render(event.endDate, endTz);
-      events.push(single);
-      return;
+      return [single];
     }
 
     const duration = event.duration;
@@ -192,7 +276,6 @@ export function parseIcs(source: string, options: ParseIcsOptions): CalendarEven
     }
     // A long-running daily series can exceed the cap: keep the latest occurrences, which are the
     // ones a calendar view asks for (the reference keeps the oldest and loses the current ones).
-    events.push(...instances.slice(-maxInstances));
-  });
-  return events;
+    return instances.slice(-maxInstances);
+  }
 }

@@ -221,11 +221,17 @@ export class IcsSubscriptions {
         signal: this.shutdown.signal,
       });
       const now = clock.now();
-      const events = await parseIcsBounded(
+      const { events, skipped, firstError } = await parseIcsBounded(
         source.text,
         { subscriptionId: sub.id, now },
         this.deps.parseLimits,
       );
+      if (skipped > 0) {
+        log.warn(
+          { subscription: id, skipped, error: firstError },
+          'ICS subscription: events that cannot be read were left out',
+        );
+      }
       entry = { events, fetchedAt: now, lastFetched: new Date(now).toISOString(), lastError: null };
       if (source.mtimeMs !== undefined) entry.sourceMtimeMs = source.mtimeMs;
     } catch (err) {

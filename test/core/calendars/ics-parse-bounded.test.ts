@@ -27,9 +27,24 @@ describe('reading a feed on a thread', () => {
       event('one', 'DTSTART:20260120T090000Z', 'DTEND:20260120T100000Z'),
       event('weekly', 'DTSTART:20260105T090000Z', 'RRULE:FREQ=WEEKLY;COUNT=5'),
     );
-    const events = await parseIcsBounded(source, options);
+    const { events, skipped } = await parseIcsBounded(source, options);
     assert.equal(events.length, 6);
+    assert.equal(skipped, 0);
     assert.deepEqual(events, parseIcs(source, options));
+  });
+
+  it('says how many events it left out, and why the first one', async () => {
+    const source = feed(
+      event('one', 'DTSTART:20260120T090000Z', 'DTEND:20260120T100000Z'),
+      event('bad', 'DTSTART:garbage'),
+    );
+    const parsed = await parseIcsBounded(source, options);
+    assert.deepEqual(
+      parsed.events.map((e) => e.id),
+      ['sub-one'],
+    );
+    assert.equal(parsed.skipped, 1);
+    assert.match(parsed.firstError ?? '', /invalid date-time value/);
   });
 
   it('says what is wrong with a source that is no calendar', async () => {

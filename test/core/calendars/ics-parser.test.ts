@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { INVALID_ICS, parseIcs } from '../../../src/core/calendars/ics-parser.js';
+import { INVALID_ICS, parseIcs, parseIcsDetailed } from '../../../src/core/calendars/ics-parser.js';
 
 const ics = readFileSync(new URL('../../fixtures/ics/recurring.ics', import.meta.url), 'utf8');
 const now = Date.UTC(2026, 0, 1);
@@ -10,6 +10,27 @@ const events = parseIcs(ics, { subscriptionId: 'sub1', now });
 const byTitle = (t: string) => events.filter((e) => e.title === t);
 
 describe('parseIcs', () => {
+  it('leaves out an event it cannot read and keeps all the others, zones and overrides included', () => {
+    const broken = (lines: string[]): string =>
+      ics.replace(
+        /END:VCALENDAR\s*$/,
+        `${['BEGIN:VEVENT', ...lines, 'END:VEVENT'].join('\r\n')}\r\nEND:VCALENDAR\r\n`,
+      );
+    // A DTSTART that is no date (read when the event is), and an RRULE with no known FREQ (read
+    // with the whole calendar, which then is read event by event).
+    for (const bad of [
+      ['UID:bad-date', 'SUMMARY:Bad', 'DTSTART:2026-13-45T99'],
+      ['UID:bad-rule', 'SUMMARY:Bad', 'DTSTART:20260110T090000Z', 'RRULE:FREQ=SOMETIMES;COUNT=x'],
+    ]) {
+      const source = broken(bad);
+      assert.deepEqual(parseIcs(source, { subscriptionId: 'sub1', now }), events, bad[0]);
+      const detailed = parseIcsDetailed(source, { subscriptionId: 'sub1', now });
+      assert.equal(detailed.skipped, 1, bad[0]);
+      assert.ok(detailed.firstError, bad[0]);
+    }
+    assert.equal(parseIcsDetailed(ics, { subscriptionId: 'sub1', now }).skipped, 0);
+  });
+
   it('expands a weekly series in its VTIMEZONE, skipping EXDATE and cancelled overrides', () => {
     const standups = events.filter((e) => e.recurringEventId === 'sub1-weekly-standup');
     assert.deepEqual(
