@@ -12,7 +12,7 @@
  * `FULL` would add an fsync per commit, i.e. per event, a few milliseconds each on ordinary
  * disks, for protection against power loss that the note files themselves do not have either.
  */
-import { chmodSync, closeSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { silentLogger, type Logger } from '../logger.js';
 import { StateFileError } from '../state/json-file.js';
@@ -65,6 +65,7 @@ const FILE_LOOK_INTERVAL_MS = 1000;
 export function openStore(dataDir: string, log: Logger = silentLogger): Store {
   const file = path.join(dataDir, STORE_FILE);
   const driver = sqliteDriver();
+  refuseOrphanedWal(file);
   closeSync(openSync(file, 'a', 0o600));
   chmodSync(file, 0o600);
   const db = new ReopenableDatabase(connect(file));
@@ -156,6 +157,27 @@ export function openStore(dataDir: string, log: Logger = silentLogger): Store {
       if (db.isOpen) db.close();
     },
   };
+}
+
+/** Bytes of a WAL file's header: a longer one holds commits. */
+const WAL_HEADER_BYTES = 32;
+
+/**
+ * Refuses to start on a missing (or empty) database file beside a WAL that holds commits: the
+ * file was removed while Taskdown was stopped, after a kill left its last commits in the WAL.
+ * SQLite would start a new, empty database and drop that WAL, losing the webhooks and pending
+ * deliveries without a word; a normal start never leaves a WAL beside an empty file.
+ */
+function refuseOrphanedWal(file: string): void {
+  const main = statSync(file, { throwIfNoEntry: false });
+  const wal = statSync(`${file}-wal`, { throwIfNoEntry: false });
+  if ((main === undefined || main.size === 0) && wal !== undefined && wal.size > WAL_HEADER_BYTES) {
+    throw new StateFileError(
+      file,
+      `it is ${main === undefined ? 'missing' : 'empty'} while its WAL file (${file}-wal, ${wal.size} bytes) holds part of it`,
+      'Put the database file back beside it, or move the WAL file away to start with an empty store.',
+    );
+  }
 }
 
 /** Opens `file` with the store's settings and brings its schema up to date. */

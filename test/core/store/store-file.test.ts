@@ -5,7 +5,17 @@
  * look is called directly.
  */
 import assert from 'node:assert/strict';
-import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { Logger } from '../../../src/core/logger.js';
@@ -148,6 +158,38 @@ describe('store file removed or replaced while open', () => {
 });
 
 describe('a store that cannot be opened', () => {
+  it('refuses a missing or empty database file beside a WAL that holds commits, naming both', async () => {
+    const dir = await tempDir('taskdown-store-orphan-');
+    try {
+      // A WAL with commits, as a kill leaves it: copied while its connection is open.
+      const source = path.join(dir.dir, 'source.sqlite');
+      const db = openDatabase(source);
+      db.pragma('journal_mode = WAL');
+      db.pragma('wal_autocheckpoint = 0');
+      db.exec("CREATE TABLE kept (x TEXT); INSERT INTO kept VALUES ('a commit')");
+      const dataDir = path.join(dir.dir, 'data');
+      mkdirSync(dataDir);
+      const file = path.join(dataDir, STORE_FILE);
+      copyFileSync(`${source}-wal`, `${file}-wal`);
+      db.close();
+      const refusal = (what: string) => ({
+        name: 'StateFileError',
+        message: new RegExp(
+          `^State file ${file} is unusable: it is ${what} while its WAL file \\(${file}-wal, \\d+ bytes\\) holds part of it\\. Put the database file back beside it, or move the WAL file away`,
+        ),
+      });
+      assert.throws(() => openStore(dataDir), refusal('missing'));
+      writeFileSync(file, '');
+      assert.throws(() => openStore(dataDir), refusal('empty'));
+      // Moved away as the message says: an empty store.
+      rmSync(`${file}-wal`);
+      const store = openStore(dataDir);
+      await store.close();
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
   it('says another program holds its lock, not that the file must be fixed', async () => {
     const dir = await tempDir('taskdown-store-busy-');
     const file = path.join(dir.dir, STORE_FILE);
