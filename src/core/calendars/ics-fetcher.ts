@@ -86,14 +86,7 @@ export async function fetchIcsSource(sub: IcsSubscription, options: FetcherOptio
         : AbortSignal.timeout(options.timeoutMs),
     });
   } catch (err) {
-    const e = err as Error & { cause?: { code?: string; message?: string } };
-    const reason =
-      e.name === 'TimeoutError'
-        ? 'timed out'
-        : e.name === 'AbortError'
-          ? 'aborted'
-          : (e.cause?.code ?? e.cause?.message ?? e.message);
-    throw new Error(`Failed to fetch calendar: ${reason}`);
+    throw new Error(`Failed to fetch calendar: ${fetchFailure(err, options.timeoutMs)}`);
   }
   if (!res.ok) {
     await res.body?.cancel().catch(() => {});
@@ -101,7 +94,26 @@ export async function fetchIcsSource(sub: IcsSubscription, options: FetcherOptio
       `Failed to fetch calendar: HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`,
     );
   }
-  return { text: await readCapped(res) };
+  try {
+    return { text: await readCapped(res) };
+  } catch (err) {
+    // A host that answers and then stops sending: the time limit ends the body, whose error
+    // would otherwise read "The operation was aborted due to timeout".
+    if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
+      throw new Error(
+        `Failed to fetch calendar: ${fetchFailure(err, options.timeoutMs)} while receiving the feed`,
+      );
+    }
+    throw err;
+  }
+}
+
+/** The reason of a failed request, in a few words. */
+function fetchFailure(err: unknown, timeoutMs: number): string {
+  const e = err as Error & { cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError') return `timed out after ${timeoutMs / 1000} s`;
+  if (e.name === 'AbortError') return 'aborted';
+  return e.cause?.code ?? e.cause?.message ?? e.message;
 }
 
 /** Modification time of a local feed's file, or undefined when it cannot be read. */

@@ -10,7 +10,7 @@ import type { NLPTriggersConfig, PropertyTriggerConfig } from 'tasknotes-nlp-cor
 import { buildFieldMapping, isCompletedStatus, type FieldMapping } from './field-mapping.js';
 import { isRecord } from '../is-record.js';
 import type { VaultPathPolicy } from '../vault/paths.js';
-import { inspectVaultPath, LINK_NOT_FOLLOWED } from '../vault/vault-entry.js';
+import { inspectVaultPath } from '../vault/vault-entry.js';
 
 /**
  * tasknotes-nlp-core's DEFAULT_NLP_TRIGGERS, written out: importing the value would load the whole
@@ -383,7 +383,7 @@ export async function loadTaskNotesSettings(
   let text: string;
   try {
     const entry = inspectVaultPath(vault, TASKNOTES_DATA_JSON);
-    if (entry.kind === 'refused') throw new Error(`${TASKNOTES_DATA_JSON}: ${LINK_NOT_FOLLOWED}`);
+    if (entry.kind === 'refused') throw new Error(`${TASKNOTES_DATA_JSON}: ${entry.reason}`);
     text = await fs.readFile(
       entry.kind === 'file' ? entry.real : path.join(vault.root, TASKNOTES_DATA_JSON),
       'utf8',

@@ -28,8 +28,11 @@ export type VaultEntry =
   /** Nothing there; the folders leading to it are real folders inside the vault. */
   | { kind: 'missing'; real: string }
   | { kind: 'folder' }
-  /** Reached through a folder link, a link leading out (or dangling), or not a regular file. */
-  | { kind: 'refused' };
+  /**
+   * Reached through a folder link, a link leading out (or dangling), or not a regular file;
+   * `reason` says which, for messages.
+   */
+  | { kind: 'refused'; reason: string };
 
 /** Why a refused path is refused, in words that say nothing about where a link leads. */
 export const LINK_NOT_FOLLOWED = 'it is reached through a symbolic link that Taskdown does not follow';
@@ -42,7 +45,14 @@ export function refusedPath(action: string, rel: string, reason = LINK_NOT_FOLLO
   return conflict(`Cannot ${action} ${rel}: ${reason}`);
 }
 
-const REFUSED: VaultEntry = { kind: 'refused' };
+/**
+ * Why a named pipe, a socket or a device is never read or written: not what the message for a link
+ * says, and reading a named pipe would wait for a writer forever.
+ */
+export const NOT_A_FILE = 'it is not a regular file (a named pipe, a socket or a device)';
+
+const REFUSED: VaultEntry = { kind: 'refused', reason: LINK_NOT_FOLLOWED };
+const SPECIAL: VaultEntry = { kind: 'refused', reason: NOT_A_FILE };
 const FOLDER: VaultEntry = { kind: 'folder' };
 
 const realRoots = new WeakMap<VaultPathPolicy, string>();
@@ -108,7 +118,7 @@ function lstatOf(abs: string): Stats | 'missing' | 'refused' {
 function verdictOf(policy: VaultPathPolicy, rel: string, abs: string, stat: Stats): VaultEntry {
   if (stat.isFile()) return { kind: 'file', real: abs, link: false };
   if (stat.isDirectory()) return FOLDER;
-  if (!stat.isSymbolicLink()) return REFUSED;
+  if (!stat.isSymbolicLink()) return SPECIAL;
   return fileLinkTarget(policy, rel, abs);
 }
 

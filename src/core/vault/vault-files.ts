@@ -5,7 +5,7 @@
  */
 import { invalid } from '../errors.js';
 import { resolveVaultPath, type VaultPathPolicy } from './paths.js';
-import { inspectVaultPath, LINK_NOT_FOLLOWED } from './vault-entry.js';
+import { inspectVaultPath } from './vault-entry.js';
 
 /**
  * The file to open for a client-supplied vault-relative path: the path itself, or a file link's
@@ -15,6 +15,6 @@ import { inspectVaultPath, LINK_NOT_FOLLOWED } from './vault-entry.js';
 export function vaultFilePath(policy: VaultPathPolicy, input: string, what: string): string {
   const { rel, abs } = resolveVaultPath(policy, input, what);
   const entry = inspectVaultPath(policy, rel);
-  if (entry.kind === 'refused') throw invalid(`Invalid ${what}: ${LINK_NOT_FOLLOWED}`);
+  if (entry.kind === 'refused') throw invalid(`Invalid ${what}: ${entry.reason}`);
   return entry.kind === 'file' ? entry.real : abs;
 }

@@ -483,7 +483,7 @@ export class VaultStore<P> {
     // Otherwise the write would create the folders again at the old path (an empty mount point).
     this.vaultRoot.assertInPlace('; nothing was written');
     const entry = inspectVaultPath(this.options.policy, rel);
-    if (entry.kind === 'refused') throw refusedPath('write', rel);
+    if (entry.kind === 'refused') throw refusedPath('write', rel, entry.reason);
     if (entry.kind === 'folder') throw refusedPath('write', rel, 'it is a folder');
     return entry;
   }

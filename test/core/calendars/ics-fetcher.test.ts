@@ -1,0 +1,68 @@
+/**
+ * What a failed read of a feed says in `lastError`: a host that stops sending in the middle of the
+ * body, and a vault "file" that is a named pipe. A real HTTP server and a real FIFO.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fetchIcsSource } from '../../../src/core/calendars/ics-fetcher.js';
+import type { IcsSubscription } from '../../../src/core/calendars/types.js';
+import { createHttpClient } from '../../../src/core/net/http-client.js';
+import { tempDir } from '../../helpers/temp.js';
+
+const subscription = (where: Partial<IcsSubscription>): IcsSubscription => ({
+  id: 'ics_test',
+  name: 'Test',
+  color: '#6495ED',
+  enabled: true,
+  refreshInterval: 60,
+  ...where,
+});
+
+describe('fetchIcsSource failures', () => {
+  let vault: { dir: string; cleanup: () => Promise<void> };
+  let server: http.Server;
+  const client = createHttpClient();
+  before(async () => {
+    vault = await tempDir('taskdown-fetch-vault-');
+    // Answers at once, sends the start of a calendar, then nothing more.
+    server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/calendar' });
+      res.write('BEGIN:VCALENDAR\r\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  after(async () => {
+    server.closeAllConnections();
+    server.close();
+    await client.close();
+    await vault.cleanup();
+  });
+
+  it('says the feed timed out while it was being received, not that an operation was aborted', async () => {
+    const { port } = server.address() as AddressInfo;
+    await assert.rejects(
+      fetchIcsSource(subscription({ url: `http://127.0.0.1:${port}/feed.ics` }), {
+        vault: { root: vault.dir, dataDir: path.join(vault.dir, '.data') },
+        http: client,
+        timeoutMs: 300,
+      }),
+      { message: 'Failed to fetch calendar: timed out after 0.3 s while receiving the feed' },
+    );
+  });
+
+  it('says a named pipe is not a regular file, without waiting for a writer', async () => {
+    execFileSync('mkfifo', [path.join(vault.dir, 'pipe.ics')]);
+    await assert.rejects(
+      fetchIcsSource(subscription({ filePath: 'pipe.ics' }), {
+        vault: { root: vault.dir, dataDir: path.join(vault.dir, '.data') },
+        http: client,
+        timeoutMs: 300,
+      }),
+      { message: 'Invalid ICS file: it is not a regular file (a named pipe, a socket or a device)' },
+    );
+  });
+});
