@@ -51,10 +51,8 @@ export class BasesService {
       const entry = inspectVaultPath(this.deps.vault, rel);
       if (entry.kind === 'refused' || entry.kind === 'folder') {
         this.deps.log.warn(
-          { path: configured },
-          entry.kind === 'folder'
-            ? 'default base file path exists and is not a file'
-            : 'default base file path is reached through a symbolic link that Taskdown does not follow',
+          { path: configured, reason: entry.kind === 'folder' ? 'it is a folder' : entry.reason },
+          'default base file path refused',
         );
         result.skipped.push(configured);
         continue;

@@ -20,6 +20,7 @@ import { checkedReplace } from './checked-replace.js';
 import { warnIfNoSwap } from './rename-exchange.js';
 import { clearVaultDebris } from './crash-debris.js';
 import { NoteChangedError } from './note-changed.js';
+import { noteWriteFailure } from './note-write-error.js';
 import { IndexSnapshot, stampOf, type SnapshotEntry } from './index-snapshot.js';
 import { KeyedLock } from './keyed-lock.js';
 import { isReservedVaultPath, type VaultPathPolicy } from './paths.js';
@@ -439,6 +440,15 @@ export class VaultStore<P> {
     return this.index(rel, text);
   }
 
+  /** The atomic write of a note; a refusal of the file system is a 503 (note-write-error.ts). */
+  private async writeFile(rel: string, text: string, basis: string | null): Promise<void> {
+    try {
+      await this.writeNoteFile(rel, text, basis);
+    } catch (err) {
+      throw noteWriteFailure(err, (why) => `${rel} could not be written (${why}); nothing was changed`);
+    }
+  }
+
   /**
    * Under the old note's lock: a rename that also changes content. The new content is written
    * at the old path first (with the same re-check as `write`), then the note is renamed to
@@ -452,13 +462,17 @@ export class VaultStore<P> {
       await this.writeFile(oldRel, text, basis);
       // The index holds what is on disk before the rename is tried (a redo then starts clean).
       this.index(oldRel, text);
-      this.renameNote(oldRel, newRel);
+      try {
+        this.renameNote(oldRel, newRel);
+      } catch (err) {
+        throw noteWriteFailure(err, (why) => `${oldRel} was updated but could not be moved to ${newRel} (${why})`);
+      }
       this.setRecord(oldRel, undefined);
       return this.index(newRel, text);
     });
   }
 
-  private async writeFile(rel: string, text: string, basis: string | null): Promise<void> {
+  private async writeNoteFile(rel: string, text: string, basis: string | null): Promise<void> {
     const entry = this.writable(rel);
     warnIfNoSwap(this.options.log);
     const replace = checkedReplace(rel, basis ?? undefined);
@@ -534,8 +548,16 @@ export class VaultStore<P> {
     let target = `.trash/${base}.md`;
     for (let i = 2; await pathExists(this.abs(target)); i++) target = `.trash/${base} ${i}.md`;
     if (inspectVaultPath(policy, target).kind !== 'missing') throw refusedPath('delete', rel);
-    await fs.mkdir(path.dirname(this.abs(target)), { recursive: true });
-    await fs.rename(this.abs(rel), this.abs(target));
+    try {
+      // Not recursive: `.trash` is in the vault folder, which is in place, and a recursive mkdir
+      // on a read-only file system reports ENOENT rather than EROFS.
+      await fs.mkdir(this.abs('.trash')).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST') throw err;
+      });
+      await fs.rename(this.abs(rel), this.abs(target));
+    } catch (err) {
+      throw noteWriteFailure(err, (why) => `${rel} could not be deleted (${why}); nothing was changed`);
+    }
     this.setRecord(rel, undefined);
   }
 

@@ -213,4 +213,36 @@ describe('vault store writes', () => {
     assert.deepEqual(await readdir(dir), ['A.md']);
     assert.equal(await readFile(path.join(dir, 'A.md'), 'utf8'), 'task a\n');
   });
+
+  it('answers 503 naming the cause when the file system refuses a write or a delete, changing nothing', async () => {
+    const refusal = (code: string, call: string) =>
+      Object.assign(new Error(`${code}: refused, ${call}`), { code });
+    const open = mock.method(fsPromises, 'open', async () => {
+      throw refusal('EROFS', 'open');
+    });
+    const rename = mock.method(fsPromises, 'rename', async () => {
+      throw refusal('ENOSPC', 'rename');
+    });
+    try {
+      await assert.rejects(appendLine('from the API'), {
+        name: 'DomainError',
+        code: 'UNAVAILABLE',
+        message: 'A.md could not be written (EROFS: the file system is read-only); nothing was changed',
+      });
+      await assert.rejects(store.withLock('B.md', () => store.write('B.md', 'task b\n', null)), {
+        code: 'UNAVAILABLE',
+        message: 'B.md could not be written (EROFS: the file system is read-only); nothing was changed',
+      });
+      await assert.rejects(store.withLock('A.md', () => store.trash('A.md')), {
+        code: 'UNAVAILABLE',
+        message: 'A.md could not be deleted (ENOSPC: the disk is full); nothing was changed',
+      });
+    } finally {
+      open.mock.restore();
+      rename.mock.restore();
+    }
+    assert.equal(await readFile(path.join(dir, 'A.md'), 'utf8'), 'task a\n');
+    assert.equal(store.get('A.md')?.parsed, 'task a\n');
+    assert.deepEqual((await readdir(dir)).filter((name) => name !== '.trash'), ['A.md']);
+  });
 });
