@@ -31,6 +31,7 @@ describe('fetchIcsSource failures', () => {
     // Answers at once, sends the start of a calendar, then nothing more.
     server = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/calendar' });
+      res.flushHeaders();
       res.write('BEGIN:VCALENDAR\r\n');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -48,9 +49,11 @@ describe('fetchIcsSource failures', () => {
       fetchIcsSource(subscription({ url: `http://127.0.0.1:${port}/feed.ics` }), {
         vault: { root: vault.dir, dataDir: path.join(vault.dir, '.data') },
         http: client,
-        timeoutMs: 300,
+        // Long enough for the answer's start to arrive on a loaded machine: the time runs out
+        // while the body is awaited.
+        timeoutMs: 1_500,
       }),
-      { message: 'Failed to fetch calendar: timed out after 0.3 s while receiving the feed' },
+      { message: 'Failed to fetch calendar: timed out after 1.5 s while receiving the feed' },
     );
   });
 
