@@ -170,7 +170,8 @@ function readCalendar(source: string, skip: (err: unknown) => void): Component {
 
 /** `frame` cut before its last END:VCALENDAR line. */
 function splitAtEnd(frame: string): [string, string] {
-  const at = frame.search(/^END:VCALENDAR\s*$(?![\s\S]*^END:VCALENDAR)/im);
+  let at = -1;
+  for (const match of frame.matchAll(/^END:VCALENDAR/gim)) at = match.index;
   return at === -1 ? [frame, ''] : [frame.slice(0, at), frame.slice(at)];
 }
 

@@ -100,11 +100,9 @@ export function openStore(dataDir: string, log: Logger = silentLogger): Store {
       group.commit();
       const live = db.connection;
       const done = storeFile.writeBack(live, new Date());
-      live.close();
+      // Installed before the old connection closes: a failure until here leaves it working.
       storeFile.install(done);
-      db.replace(connect(file));
-      storeFile.lookNow();
-      lastFailure = undefined;
+      live.close();
       if (done.movedTo) {
         log.error(
           { file, movedTo: done.movedTo },
@@ -117,22 +115,43 @@ export function openStore(dataDir: string, log: Logger = silentLogger): Store {
         );
       }
     } catch (err) {
-      const message = (err as Error).message;
-      if (message !== lastFailure) {
-        log.error(
-          { file, error: message },
-          'the store file is gone and could not be written back; trying again',
-        );
-      }
-      lastFailure = message;
-    } finally {
-      checkpointer = newCheckpointer();
+      failed(err, 'the store file is gone and could not be written back; trying again');
+      if (db.isOpen) checkpointer = newCheckpointer();
+      return;
     }
+    reconnect();
+  };
+  /**
+   * A connection to the written-back file; while it cannot be opened (a full disk has no room
+   * for its WAL), writes fail as commits do, and each look tries again.
+   */
+  const reconnect = (): void => {
+    try {
+      db.replace(connect(file));
+    } catch (err) {
+      failed(err, 'the store file was written back but cannot be opened; trying again');
+      return;
+    }
+    storeFile.lookNow();
+    lastFailure = undefined;
+    checkpointer = newCheckpointer();
+  };
+  const failed = (err: unknown, what: string): void => {
+    const message = (err as Error).message;
+    if (message !== lastFailure) log.error({ file, error: message }, what);
+    lastFailure = message;
   };
   const look = (): Promise<void> =>
     (looking ??= storeFile
       .look()
-      .then((state) => (state === 'same' || closed ? undefined : writeBack()))
+      .then((state) => {
+        if (closed) return;
+        if (!db.isOpen) {
+          reconnect();
+        } else if (state !== 'same') {
+          return writeBack();
+        }
+      })
       .finally(() => (looking = undefined)));
   const lookTimer = setInterval(() => void look(), FILE_LOOK_INTERVAL_MS);
   lookTimer.unref();

@@ -79,8 +79,8 @@ export class StoreFile {
   /**
    * Writes what `live` holds to a new file beside the path and, when the path holds another
    * database, moves it (and its WAL when it is not the open one's) aside. `live` must be outside
-   * any transaction. The caller then closes `live`, which removes its WAL files at the path, and
-   * calls `install`.
+   * any transaction. The caller then calls `install`, and closes `live`, which removes its WAL
+   * files at the path.
    */
   writeBack(live: SqliteDatabase, now: Date): WriteBack {
     mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
@@ -111,9 +111,14 @@ export class StoreFile {
     return { temp, movedTo };
   }
 
-  /** Puts the written-back file at the path, for the store to open. */
+  /** Puts the written-back file at the path, for the store to open (removed when that fails). */
   install(writeBack: WriteBack): void {
-    renameSync(writeBack.temp, this.file);
+    try {
+      renameSync(writeBack.temp, this.file);
+    } catch (err) {
+      rmSync(writeBack.temp, { force: true });
+      throw err;
+    }
     this.opened = identityOf(statSync(this.file));
     this.wal = undefined;
   }
