@@ -13,21 +13,31 @@ import { closedPort, startReceiver, type Receiver } from '../helpers/receiver.js
 import { runCli, startTestServer, waitFor, type TestServer } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/temp.js';
 
+/**
+ * A built server on folders of its own with one webhook for `task.created` whose receiver is down
+ * (nothing listens on its port) and whose long schedule keeps the deliveries pending. The caller
+ * stops the server it ends with and removes the folders.
+ */
+async function serverWithPendingWebhook(name: string) {
+  const vault = await tempDir(`taskdown-${name}-vault-`);
+  const data = await tempDir(`taskdown-${name}-data-`);
+  const port = await closedPort();
+  const server = await startTestServer({ vault: vault.dir, dataDir: data.dir });
+  const created = await server.request('POST', '/api/webhooks', {
+    url: `http://127.0.0.1:${port}/hook`,
+    events: ['task.created'],
+    retrySchedule: [1, 1, 2, 2, 2, 2, 2, 2, 2, 2],
+  });
+  assert.equal(created.status, 201);
+  return { vault, data, port, server, webhookId: created.body.data.webhook.id as string };
+}
+
 describe('a pending delivery survives kill -9 (built server, real receiver)', () => {
   it('is delivered after the restart with the same id, and nothing is lost', async () => {
-    const vault = await tempDir('taskdown-k9-vault-');
-    const data = await tempDir('taskdown-k9-data-');
-    const port = await closedPort();
+    const { vault, data, port, ...first } = await serverWithPendingWebhook('k9');
+    let server = first.server;
     let receiver: Receiver | undefined;
-    let server = await startTestServer({ vault: vault.dir, dataDir: data.dir });
     try {
-      // Receiver down: nothing listens on the port. A long schedule keeps the deliveries pending.
-      const created = await server.request('POST', '/api/webhooks', {
-        url: `http://127.0.0.1:${port}/hook`,
-        events: ['task.created'],
-        retrySchedule: [1, 1, 2, 2, 2, 2, 2, 2, 2, 2],
-      });
-      assert.equal(created.status, 201);
       const titles = ['One', 'Two', 'Three', 'Four', 'Five'];
       for (const title of titles) {
         assert.equal((await server.request('POST', '/api/tasks', { title })).status, 201);
@@ -70,18 +80,10 @@ describe('a pending delivery survives kill -9 (built server, real receiver)', ()
 
 describe('the data dir removed while the server runs (built server, real receiver)', () => {
   it('is written back, and webhooks, pending deliveries and later events survive kill -9', async () => {
-    const vault = await tempDir('taskdown-rm-vault-');
-    const data = await tempDir('taskdown-rm-data-');
-    const port = await closedPort();
+    const { vault, data, port, webhookId, ...first } = await serverWithPendingWebhook('rm');
+    let server = first.server;
     let receiver: Receiver | undefined;
-    let server = await startTestServer({ vault: vault.dir, dataDir: data.dir });
     try {
-      const created = await server.request('POST', '/api/webhooks', {
-        url: `http://127.0.0.1:${port}/hook`,
-        events: ['task.created'],
-        retrySchedule: [1, 1, 2, 2, 2, 2, 2, 2, 2, 2],
-      });
-      assert.equal(created.status, 201);
       assert.equal((await server.request('POST', '/api/tasks', { title: 'Before' })).status, 201);
       // The whole data dir: the store, its WAL files and the lock.
       rmSync(data.dir, { recursive: true });
@@ -104,7 +106,7 @@ describe('the data dir removed while the server runs (built server, real receive
       const hooks = (await server.request('GET', '/api/webhooks')).body.data.webhooks;
       assert.deepEqual(
         hooks.map((h: any) => h.id),
-        [created.body.data.webhook.id],
+        [webhookId],
       );
     } finally {
       await server.cleanup();
