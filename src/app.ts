@@ -133,8 +133,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     async close() {
       // Connections that were busy when close() began go idle only after their response; close
       // them as they do, or the keep-alive timeout (72 s) would hold the exit. In-flight requests
-      // get up to DRAIN_LIMIT_MS before their connections are cut.
+      // get up to DRAIN_LIMIT_MS before their connections are cut; those waiting on a calendar
+      // feed or provider answer at once (interrupt), instead of holding the stop for that long.
       const server = http.server;
+      runtime.interrupt();
       // Event streams never end by themselves: end them first, so their connections go idle.
       unwatch();
       streams.finishAll();

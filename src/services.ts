@@ -67,6 +67,12 @@ export interface ServiceRuntime {
   services: Services;
   /** Records the URL the server listens on in the data dir's lock. */
   listening(url: string): Promise<void>;
+  /**
+   * Gives up the work under way that waits on other servers or on a thread (calendar feeds being
+   * fetched or read, calendar provider requests), so that the requests waiting on it answer at
+   * once: the first step of a stop, before the requests in flight are let finish.
+   */
+  interrupt(): void;
   /** Stops timers and watchers and persists state, in reverse order of creation; frees the data dir. */
   stop(): Promise<void>;
 }
@@ -106,6 +112,7 @@ export async function createServices(options: CreateServicesOptions): Promise<Se
   return {
     services: runtime.services,
     listening: (url) => lock.listening(url),
+    interrupt: () => runtime.interrupt(),
     async stop() {
       await runtime.stop();
       await lock.release();
@@ -222,6 +229,7 @@ async function openServices({
 
   return {
     services,
+    interrupt: () => calendars.interrupt(),
     async stop() {
       for (const stop of stops.reverse()) {
         try {

@@ -15,7 +15,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Not found',
   413: 'Body over 1 MiB',
   429: 'Too many failed authentication attempts from this client; retry after the Retry-After seconds',
-  503: 'HTTP API is disabled; the vault folder, a note or the data dir cannot be read or written right now (the message says which and that nothing was changed); or a change was made but its events could not be recorded',
+  503: 'HTTP API is disabled; the vault folder, a note or the data dir cannot be read or written right now (the message says which and that nothing was changed); a change was made but its events could not be recorded; or a calendar request was given up because the server is stopping',
 };
 
 /** Answers every route can give: the gates' (403, 401, 429, 503), routing and body ones. */

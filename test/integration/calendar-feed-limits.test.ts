@@ -1,7 +1,8 @@
 /**
- * A calendar feed that would take the server's time or memory is given up, the server answering
- * meanwhile (built server; src/core/calendars/ics-parse-bounded.ts): a recurrence rule ical.js
- * never finishes expanding, and a vault `.ics` file over the feeds' 20 MB cap.
+ * A calendar feed that would take the server's time or memory does not hold the server (built
+ * server; src/core/calendars/ics-parse-bounded.ts): a vault `.ics` file over the feeds' 20 MB cap
+ * is refused unread, and a recurrence rule ical.js never finishes expanding is read on a thread
+ * while the server answers and stops.
  */
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
@@ -42,31 +43,37 @@ describe('calendar feeds over their limits (real server)', () => {
     return added.body.data.subscription.id as string;
   };
 
-  it('gives up a rule without end after 10 s, answering health all along', async () => {
-    const id = await subscribe('Calendars/never.ics');
-    let longest = 0;
-    let refreshing = true;
-    const refreshed = server
-      .request('POST', `/settings-api/calendars/subscriptions/${id}/refresh`)
-      .finally(() => (refreshing = false));
-    while (refreshing) {
-      const started = performance.now();
-      assert.equal((await server.request('GET', '/api/health')).status, 200);
-      longest = Math.max(longest, performance.now() - started);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const { subscription } = (await refreshed).body.data;
-    assert.equal(
-      subscription.lastError,
-      'Reading the calendar took over 10 s (a recurrence rule without end?); given up',
-    );
-    assert.ok(longest < 1_000, `health waited ${longest.toFixed(0)} ms`);
-  });
-
   it('refuses a vault file over 20 MB without reading it', async () => {
     await writeFile(path.join(server.vault, 'Calendars/huge.ics'), Buffer.alloc(21 * 1024 * 1024, 0x20));
     const id = await subscribe('Calendars/huge.ics');
     const refreshed = await server.request('POST', `/settings-api/calendars/subscriptions/${id}/refresh`);
     assert.equal(refreshed.body.data.subscription.lastError, 'Calendar feed is too large');
+  });
+
+  // The 10 s limit itself and its error are tested on the parse alone with a 1 s limit
+  // (test/core/calendars/ics-parse-bounded.test.ts): waiting for it here burns 10 s of a core.
+  it('reads a rule without end on a thread: health answers meanwhile, and a stop gives it up at once (503)', async () => {
+    const id = await subscribe('Calendars/never.ics');
+    let refreshing = true;
+    const refreshed = server
+      .request('POST', `/settings-api/calendars/subscriptions/${id}/refresh`)
+      .finally(() => (refreshing = false));
+    let longest = 0;
+    const watchUntil = performance.now() + 2_000;
+    while (performance.now() < watchUntil) {
+      const started = performance.now();
+      assert.equal((await server.request('GET', '/api/health')).status, 200);
+      longest = Math.max(longest, performance.now() - started);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.ok(refreshing, 'the endless rule was answered before its time limit');
+    assert.ok(longest < 1_000, `health waited ${longest.toFixed(0)} ms`);
+    const stopping = performance.now();
+    assert.equal(await server.stop('SIGTERM'), 0);
+    const stopMs = performance.now() - stopping;
+    assert.ok(stopMs < 3_000, `the stop waited ${stopMs.toFixed(0)} ms for the feed's thread`);
+    const answer = await refreshed;
+    assert.equal(answer.status, 503, answer.text);
+    assert.match(answer.text, /Taskdown is stopping: the calendar request was given up/);
   });
 });

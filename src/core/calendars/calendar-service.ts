@@ -57,6 +57,9 @@ export interface EventsQuery {
 const DEFAULT_PAST_MS = 30 * 86_400_000;
 const DEFAULT_FUTURE_MS = 365 * 86_400_000;
 
+/** The answer of a calendar request that the server's stop cut short (see interrupt). */
+export const CALENDAR_STOPPING = 'Taskdown is stopping: the calendar request was given up';
+
 const parseBound = (value: string | undefined): Date | undefined =>
   value === undefined ? undefined : new Date(value);
 const valid = (d: Date | undefined): d is Date => d !== undefined && !Number.isNaN(d.getTime());
@@ -64,6 +67,8 @@ const valid = (d: Date | undefined): d is Date => d !== undefined && !Number.isN
 export class CalendarService {
   private readonly ics: IcsSubscriptions;
   private readonly providers: CalendarProviderClient[];
+  /** Aborted by interrupt: ends the provider requests under way. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly deps: CalendarServiceDeps) {
     const timeoutMs = deps.timeoutMs ?? 15_000;
@@ -77,8 +82,8 @@ export class CalendarService {
       fetchTimeoutMs: timeoutMs,
     });
     this.providers = [
-      new GoogleCalendarClient(deps.clock, deps.http, timeoutMs),
-      new MicrosoftCalendarClient(deps.clock, deps.http, timeoutMs),
+      new GoogleCalendarClient(deps.clock, deps.http, timeoutMs, this.stopping.signal),
+      new MicrosoftCalendarClient(deps.clock, deps.http, timeoutMs, this.stopping.signal),
     ];
   }
 
@@ -86,8 +91,24 @@ export class CalendarService {
     return this.ics.start();
   }
 
+  /**
+   * Gives up the feed fetches and reads and the provider requests under way, so that the requests
+   * waiting on them answer at once: the first step of the server's stop, before it lets the
+   * requests in flight finish.
+   */
+  interrupt(): void {
+    this.stopping.abort();
+    this.ics.interrupt();
+  }
+
   stop(): Promise<void> {
+    this.interrupt();
     return this.ics.stop();
+  }
+
+  /** A request that interrupt cut short fails as a whole: its partial answer would mislead. */
+  private assertNotStopping(): void {
+    if (this.stopping.signal.aborted) throw new DomainError('UNAVAILABLE', CALENDAR_STOPPING);
   }
 
   private configOf(id: ProviderId): ProviderConfig | undefined {
@@ -133,6 +154,7 @@ export class CalendarService {
     try {
       return await client.status(config);
     } catch (err) {
+      this.assertNotStopping();
       throw new DomainError('UNAVAILABLE', (err as Error).message);
     }
   }
@@ -153,6 +175,7 @@ export class CalendarService {
           return await p.events(config, window);
         } catch (err) {
           // One unreachable provider must not hide the other sources.
+          if (this.stopping.signal.aborted) return [];
           this.deps.log.warn(
             { provider: p.id, error: (err as Error).message },
             'calendar provider events failed',
@@ -162,6 +185,7 @@ export class CalendarService {
       }),
     );
     const icsEvents = await this.ics.events();
+    this.assertNotStopping();
     return mergeEvents({ providerEvents: providerLists.flat(), icsEvents, start, end });
   }
 
@@ -181,7 +205,9 @@ export class CalendarService {
     return this.ics.remove(id);
   }
 
-  refresh(id: string): Promise<SubscriptionStatus> {
-    return this.ics.refresh(id);
+  async refresh(id: string): Promise<SubscriptionStatus> {
+    const status = await this.ics.refresh(id);
+    this.assertNotStopping();
+    return status;
   }
 }

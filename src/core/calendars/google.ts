@@ -68,12 +68,18 @@ export class GoogleCalendarClient implements CalendarProviderClient {
     clock: Clock,
     private readonly client: HttpClient,
     private readonly timeoutMs = 15_000,
+    /** Ends the requests under way (the server's stop). */
+    private readonly stopping?: AbortSignal,
   ) {
-    this.tokens = new OAuthTokenSource(clock, client, { defaultTokenUrl: TOKEN_URL, timeoutMs });
+    this.tokens = new OAuthTokenSource(clock, client, {
+      defaultTokenUrl: TOKEN_URL,
+      timeoutMs,
+      ...(stopping ? { stopping } : {}),
+    });
   }
 
   private http(config: ProviderConfig) {
-    return providerHttp(this.name, config, this.tokens, this.client, this.timeoutMs);
+    return providerHttp(this.name, config, this.tokens, this.client, this.timeoutMs, this.stopping);
   }
 
   private async calendarList(config: ProviderConfig): Promise<GoogleCalendarEntry[]> {

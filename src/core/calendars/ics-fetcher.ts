@@ -4,7 +4,7 @@
  * for `lastError`.
  */
 import { promises as fs } from 'node:fs';
-import type { FetchResponse, HttpClient } from '../net/http-client.js';
+import { requestSignal, type FetchResponse, type HttpClient } from '../net/http-client.js';
 import type { VaultPathPolicy } from '../vault/paths.js';
 import { vaultFilePath } from '../vault/vault-files.js';
 import type { IcsSubscription } from './types.js';
@@ -81,9 +81,7 @@ export async function fetchIcsSource(sub: IcsSubscription, options: FetcherOptio
     res = await options.http.fetch(remoteUrl(sub.url), {
       headers: HEADERS,
       redirect: 'follow',
-      signal: options.signal
-        ? AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)])
-        : AbortSignal.timeout(options.timeoutMs),
+      signal: requestSignal(options.timeoutMs, options.signal),
     });
   } catch (err) {
     throw new Error(`Failed to fetch calendar: ${fetchFailure(err, options.timeoutMs)}`);

@@ -19,7 +19,15 @@ export interface IcsParseLimits {
   timeMs?: number;
   /** Its heap may not grow past this (256 MB). */
   heapMb?: number;
+  /**
+   * Ends the thread early (the server stopping): the read is given up at once, so that a stop
+   * does not wait for a feed to finish or reach its time limit.
+   */
+  signal?: AbortSignal;
 }
+
+/** Why a read ended by `signal` failed. */
+export const READ_STOPPED = 'Reading the calendar was stopped: Taskdown is stopping';
 
 const DEFAULT_TIME_MS = 10_000;
 const DEFAULT_HEAP_MB = 256;
@@ -31,6 +39,8 @@ export function parseIcsBounded(
 ): Promise<ParsedIcs> {
   const timeMs = limits.timeMs ?? DEFAULT_TIME_MS;
   const heapMb = limits.heapMb ?? DEFAULT_HEAP_MB;
+  const { signal } = limits;
+  if (signal?.aborted) return Promise.reject(new Error(READ_STOPPED));
   return new Promise((resolve, reject) => {
     const worker = new Worker(THREAD_START, {
       eval: true,
@@ -40,10 +50,12 @@ export function parseIcsBounded(
       stderr: true,
     });
     let settled = false;
+    const stop = (): void => settle(() => reject(new Error(READ_STOPPED)));
     const settle = (done: () => void): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
       done();
       void worker.terminate();
     };
@@ -61,6 +73,7 @@ export function parseIcsBounded(
     // Neither keeps a stopping server alive.
     timer.unref();
     worker.unref();
+    signal?.addEventListener('abort', stop, { once: true });
     worker.on('message', (answer: { parsed?: ParsedIcs; error?: string }) =>
       settle(() => (answer.parsed ? resolve(answer.parsed) : reject(new Error(answer.error)))),
     );

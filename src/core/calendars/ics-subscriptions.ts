@@ -53,7 +53,10 @@ export class IcsSubscriptions {
   private readonly attemptedAt = new Map<string, number>();
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
-  /** Cancels in-flight feed requests on stop, so shutdown does not wait for slow servers. */
+  /**
+   * Cancels in-flight feed requests and reads (interrupt, stop), so that a stop waits neither for
+   * a slow server nor for a feed being read on its thread.
+   */
   private readonly shutdown = new AbortController();
 
   constructor(private readonly deps: IcsSubscriptionsDeps) {}
@@ -81,12 +84,20 @@ export class IcsSubscriptions {
     }
   }
 
+  /**
+   * Gives up the fetches and reads under way (the first step of the server's stop): requests
+   * waiting on one answer at once, and what they fetched is not kept.
+   */
+  interrupt(): void {
+    this.shutdown.abort();
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
     for (const { handle } of this.timers.values()) handle.cancel();
     this.timers.clear();
-    this.shutdown.abort();
+    this.interrupt();
     await Promise.allSettled(this.inFlight.values());
   }
 
@@ -224,7 +235,7 @@ export class IcsSubscriptions {
       const { events, skipped, firstError } = await parseIcsBounded(
         source.text,
         { subscriptionId: sub.id, now },
-        this.deps.parseLimits,
+        { ...this.deps.parseLimits, signal: this.shutdown.signal },
       );
       if (skipped > 0) {
         log.warn(
@@ -236,7 +247,9 @@ export class IcsSubscriptions {
       if (source.mtimeMs !== undefined) entry.sourceMtimeMs = source.mtimeMs;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      log.warn({ subscription: id, error: message }, 'ICS subscription fetch failed');
+      if (!this.shutdown.signal.aborted) {
+        log.warn({ subscription: id, error: message }, 'ICS subscription fetch failed');
+      }
       entry = {
         events: previous?.events ?? [],
         fetchedAt: previous?.fetchedAt ?? null,
@@ -247,7 +260,8 @@ export class IcsSubscriptions {
     }
     // The subscription may have been removed or re-pointed while the fetch ran.
     const still = this.subs().find((s) => s.id === id);
-    if (still && still.url === sub.url && still.filePath === sub.filePath && !this.stopped) {
+    // Nor is a fetch given up for the stop a failure of the feed.
+    if (still && still.url === sub.url && still.filePath === sub.filePath && !this.shutdown.signal.aborted) {
       await cache.set(id, entry);
     }
     return entry;

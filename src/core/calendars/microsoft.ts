@@ -67,16 +67,19 @@ export class MicrosoftCalendarClient implements CalendarProviderClient {
     clock: Clock,
     private readonly client: HttpClient,
     private readonly timeoutMs = 15_000,
+    /** Ends the requests under way (the server's stop). */
+    private readonly stopping?: AbortSignal,
   ) {
     this.tokens = new OAuthTokenSource(clock, client, {
       defaultTokenUrl: TOKEN_URL,
       scope: SCOPE,
       timeoutMs,
+      ...(stopping ? { stopping } : {}),
     });
   }
 
   private http(config: ProviderConfig) {
-    return providerHttp(this.name, config, this.tokens, this.client, this.timeoutMs);
+    return providerHttp(this.name, config, this.tokens, this.client, this.timeoutMs, this.stopping);
   }
 
   private async all<T>(config: ProviderConfig, first: string): Promise<T[]> {

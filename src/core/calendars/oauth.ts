@@ -4,7 +4,7 @@
  * configurable so tests can serve it locally.
  */
 import type { Clock } from '../clock.js';
-import type { FetchResponse, HttpClient } from '../net/http-client.js';
+import { requestSignal, type FetchResponse, type HttpClient } from '../net/http-client.js';
 import type { ProviderConfig } from './types.js';
 
 export interface TokenRequestOptions {
@@ -12,6 +12,8 @@ export interface TokenRequestOptions {
   /** Microsoft requires the scopes on every refresh; Google does not. */
   scope?: string;
   timeoutMs: number;
+  /** Ends a token request under way (the server's stop). */
+  stopping?: AbortSignal;
 }
 
 interface CachedToken {
@@ -53,7 +55,7 @@ export class OAuthTokenSource {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
         body: form.toString(),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: requestSignal(this.options.timeoutMs, this.options.stopping),
       });
     } catch (err) {
       throw new Error(`OAuth token refresh failed: ${(err as Error).message}`);

@@ -3,7 +3,7 @@
  * clients: bearer token from the OAuth source, one retry with a fresh token on 401, timeouts,
  * and error messages that name the provider.
  */
-import type { FetchResponse, HttpClient } from '../net/http-client.js';
+import { requestSignal, type FetchResponse, type HttpClient } from '../net/http-client.js';
 import type { OAuthTokenSource } from './oauth.js';
 import type { ProviderConfig } from './types.js';
 
@@ -17,13 +17,14 @@ export function providerHttp(
   tokens: OAuthTokenSource,
   http: HttpClient,
   timeoutMs: number,
+  stopping?: AbortSignal,
 ): ProviderHttp {
   const once = async (url: string, headers: Record<string, string>): Promise<FetchResponse> => {
     const token = await tokens.accessToken(config);
     try {
       return await http.fetch(url, {
         headers: { Accept: 'application/json', ...headers, Authorization: `Bearer ${token}` },
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: requestSignal(timeoutMs, stopping),
       });
     } catch (err) {
       throw new Error(`${label} request failed: ${(err as Error).message}`);

@@ -38,6 +38,15 @@ function undici(): Undici {
  */
 export type AddressCheck = (host: string, port: number) => Promise<string>;
 
+/**
+ * The signal of one outbound request: its time limit, and `stopping` (the server's stop) when
+ * given, whichever comes first.
+ */
+export function requestSignal(timeoutMs: number, stopping?: AbortSignal): AbortSignal {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return stopping ? AbortSignal.any([stopping, timeout]) : timeout;
+}
+
 export interface PoolOptions {
   /** Connections open at once (further requests wait for one). */
   connections: number;

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseIcsBounded } from '../../../src/core/calendars/ics-parse-bounded.js';
+import { parseIcsBounded, READ_STOPPED } from '../../../src/core/calendars/ics-parse-bounded.js';
 import { INVALID_ICS, parseIcs } from '../../../src/core/calendars/ics-parser.js';
 
 const feed = (...events: string[][]): string =>
@@ -73,5 +73,22 @@ describe('reading a feed on a thread', () => {
     } finally {
       clearInterval(ticks);
     }
+  });
+
+  it('gives the read up at once when its signal aborts, or before it starts', async () => {
+    const source = feed(
+      event('never', 'DTSTART:20260101T090000Z', 'RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=31'),
+    );
+    const stop = new AbortController();
+    const started = performance.now();
+    const read = assert.rejects(parseIcsBounded(source, options, { signal: stop.signal }), {
+      message: READ_STOPPED,
+    });
+    setTimeout(() => stop.abort(), 200);
+    await read;
+    assert.ok(performance.now() - started < 2_000, 'given up when the signal aborted');
+    await assert.rejects(parseIcsBounded(source, options, { signal: stop.signal }), {
+      message: READ_STOPPED,
+    });
   });
 });
