@@ -25,7 +25,7 @@ export type Delivery = Omit<DeliveryRecord, 'payload'>;
 /** One delivery with its payload and every attempt. */
 export type DeliveryDetail = Detail;
 
-/** A subscription with its fetch state (lastFetched, lastError). */
+/** A subscription with its fetch state (lastFetched, lastError, lastWarning). */
 export type Subscription = SubscriptionStatus;
 
 /** `GET /settings-api/session`: whether the page must ask for the token before anything else. */

@@ -332,11 +332,23 @@ describe('calendar routes with feeds and providers', () => {
       res.body.data.subscriptions.map((s: { id: string }) => [s.id, s]),
     ) as Record<
       string,
-      { lastFetched: string | null; lastError: string | null; type: string; filePath?: string }
+      {
+        lastFetched: string | null;
+        lastError: string | null;
+        lastWarning: string | null;
+        type: string;
+        filePath?: string;
+      }
     >;
     assert.match(byId.ics_feed?.lastFetched ?? '', /^\d{4}-\d{2}-\d{2}T/);
     assert.equal(byId.ics_feed?.lastError, null);
-    assert.match(server.stderr(), /"skipped":1,.*ICS subscription: events that cannot be read were left out/);
+    // Its one unreadable event is left out, and said so in its status and the log.
+    assert.match(
+      byId.ics_feed?.lastWarning ?? '',
+      /^1 event could not be read and was left out: event "[^"]+": invalid frequency "SOMETIMES"/,
+    );
+    assert.ok(server.stderr().includes('ICS subscription: events left out'));
+    assert.equal(byId.ics_local?.lastWarning, null);
     assert.equal(byId.ics_local?.type, 'local');
     assert.equal(byId.ics_local?.filePath, 'Calendars/local.ics');
     assert.equal(byId.ics_broken?.lastError, 'Invalid ICS format');

@@ -117,9 +117,11 @@ export function parseIcs(source: string, options: ParseIcsOptions): CalendarEven
  */
 export function parseIcsDetailed(source: string, options: ParseIcsOptions): ParsedIcs {
   const skipped = { count: 0, first: undefined as string | undefined };
-  const skip = (err: unknown): void => {
+  const skip: Skip = (err, name) => {
     skipped.count += 1;
-    skipped.first ??= err instanceof Error ? err.message : String(err);
+    const message = err instanceof Error ? err.message : String(err);
+    const shown = name === undefined || name === '' ? '' : `event "${name.slice(0, NAME_CHARS)}": `;
+    skipped.first ??= `${shown}${message}`;
   };
   const root = readCalendar(source, skip);
   const events = eventsOf(root, options, skip);
@@ -137,7 +139,26 @@ const VEVENT_BLOCK = /^BEGIN:VEVENT\r?\n[\s\S]*?^END:VEVENT\r?(?:\n|$)/gim;
  * fails the whole parse: then each event is read on its own, beside the calendar's other parts
  * (its time zones), and the calendar is put together from those that read.
  */
-function readCalendar(source: string, skip: (err: unknown) => void): Component {
+/** Counts an event left out; `name` (its SUMMARY, else its UID) says which, when it could be read. */
+type Skip = (err: unknown, name?: string) => void;
+
+/** Most characters of an event's name in the error that names it. */
+const NAME_CHARS = 80;
+
+/** An unfolded SUMMARY or UID line of an event's text. */
+const nameIn = (block: string): string | undefined =>
+  (/^SUMMARY[^:\r\n]*:(.*)$/m.exec(block) ?? /^UID[^:\r\n]*:(.*)$/m.exec(block))?.[1]?.trim();
+
+/** An event's SUMMARY, else its UID, when they can be read. */
+function nameOf(vevent: Component): string | undefined {
+  try {
+    return text(vevent, 'summary') || text(vevent, 'uid') || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readCalendar(source: string, skip: Skip): Component {
   const parse = (text: string): Component => {
     const root = new ICAL.Component(ICAL.parse(text));
     if (root.name !== 'vcalendar') throw new Error(INVALID_ICS);
@@ -162,7 +183,7 @@ function readCalendar(source: string, skip: (err: unknown) => void): Component {
       const one = parse(`${head}${block.endsWith('\n') ? block : `${block}\r\n`}${tail}`);
       for (const vevent of one.getAllSubcomponents('vevent')) root.addSubcomponent(vevent);
     } catch (err) {
-      skip(err);
+      skip(err, nameIn(block));
     }
   }
   return root;
@@ -175,7 +196,7 @@ function splitAtEnd(frame: string): [string, string] {
   return at === -1 ? [frame, ''] : [frame.slice(0, at), frame.slice(at)];
 }
 
-function eventsOf(root: Component, options: ParseIcsOptions, skip: (err: unknown) => void): CalendarEvent[] {
+function eventsOf(root: Component, options: ParseIcsOptions, skip: Skip): CalendarEvent[] {
   const { subscriptionId, now } = options;
   const horizon = now + (options.horizonDays ?? 365) * 86_400_000;
   const maxInstances = options.maxInstances ?? 3000;
@@ -194,7 +215,7 @@ function eventsOf(root: Component, options: ParseIcsOptions, skip: (err: unknown
       byKey.set(occurrenceKey(rid, tzidOf(v, 'recurrence-id')), v);
     } catch (err) {
       unreadable.add(v);
-      skip(err);
+      skip(err, nameOf(v));
     }
   }
 
@@ -204,7 +225,7 @@ function eventsOf(root: Component, options: ParseIcsOptions, skip: (err: unknown
     try {
       events.push(...eventInstances(vevent, index));
     } catch (err) {
-      skip(err);
+      skip(err, nameOf(vevent));
     }
   });
   return events;

@@ -23,6 +23,16 @@ export interface SubscriptionStatus extends IcsSubscription {
   type: 'remote' | 'local';
   lastFetched: string | null;
   lastError: string | null;
+  /** The feed's copy leaves out events that could not be read: how many, and why the first. */
+  lastWarning: string | null;
+}
+
+/** What a subscription's status says of a feed's events that could not be read. */
+export function skippedWarning(skipped: number, firstError: string | undefined): string {
+  const why = firstError ? `: ${firstError}` : '';
+  return skipped === 1
+    ? `1 event could not be read and was left out${why}`
+    : `${skipped} events could not be read and were left out; the first${why}`;
 }
 
 export interface IcsSubscriptionsDeps {
@@ -199,6 +209,7 @@ export class IcsSubscriptions {
       type: sub.filePath !== undefined ? 'local' : 'remote',
       lastFetched: entry?.lastFetched ?? null,
       lastError: entry?.lastError ?? null,
+      lastWarning: entry?.lastWarning ?? null,
     };
   }
 
@@ -237,13 +248,11 @@ export class IcsSubscriptions {
         { subscriptionId: sub.id, now },
         { ...this.deps.parseLimits, signal: this.shutdown.signal },
       );
-      if (skipped > 0) {
-        log.warn(
-          { subscription: id, skipped, error: firstError },
-          'ICS subscription: events that cannot be read were left out',
-        );
-      }
       entry = { events, fetchedAt: now, lastFetched: new Date(now).toISOString(), lastError: null };
+      if (skipped > 0) {
+        entry.lastWarning = skippedWarning(skipped, firstError);
+        log.warn({ subscription: id, warning: entry.lastWarning }, 'ICS subscription: events left out');
+      }
       if (source.mtimeMs !== undefined) entry.sourceMtimeMs = source.mtimeMs;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -257,6 +266,8 @@ export class IcsSubscriptions {
         lastError: message,
       };
       if (previous?.sourceMtimeMs !== undefined) entry.sourceMtimeMs = previous.sourceMtimeMs;
+      // The copy kept is the previous one, with what it left out.
+      if (previous?.lastWarning !== undefined) entry.lastWarning = previous.lastWarning;
     }
     // The subscription may have been removed or re-pointed while the fetch ran.
     const still = this.subs().find((s) => s.id === id);

@@ -35,6 +35,10 @@ export const SubscriptionSchema = Type.Object({
   refreshInterval: Type.Number({ description: 'Minutes' }),
   lastFetched: Type.Union([Type.String(), Type.Null()]),
   lastError: Type.Union([Type.String(), Type.Null()]),
+  lastWarning: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'Events of the feed that could not be read (an invalid date, an unknown recurrence rule) are left out and the others served; this says how many and why the first, until a fetch reads them all',
+  }),
 });
 
 const Provider = Type.Union([

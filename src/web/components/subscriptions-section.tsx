@@ -70,6 +70,7 @@ export function SubscriptionsSection() {
       const { subscription } = await call<{ subscription: Subscription }>('POST', path(sub.id, '/refresh'));
       // A feed that cannot be fetched is not an HTTP error: the service reports it in lastError.
       if (subscription.lastError) notify(`Refresh of ${sub.name} failed: ${subscription.lastError}`, 'error');
+      else if (subscription.lastWarning) notify(`Refreshed ${sub.name}; ${subscription.lastWarning}`);
       else notify(`Refreshed ${sub.name}`);
     } catch (err) {
       notify(messageOf(err), 'error');
@@ -171,6 +172,12 @@ function SubscriptionCard({
           <dt>Last error</dt>
           <dd class={sub.lastError ? 'error' : undefined}>{sub.lastError ?? 'none'}</dd>
         </div>
+        {sub.lastWarning ? (
+          <div>
+            <dt>Left out</dt>
+            <dd>{sub.lastWarning}</dd>
+          </div>
+        ) : null}
       </dl>
       <div class="actions">
         <button type="button" class="button" onClick={onRefresh} disabled={refreshing}>

@@ -18,15 +18,19 @@ describe('parseIcs', () => {
       );
     // A DTSTART that is no date (read when the event is), and an RRULE with no known FREQ (read
     // with the whole calendar, which then is read event by event).
-    for (const bad of [
-      ['UID:bad-date', 'SUMMARY:Bad', 'DTSTART:2026-13-45T99'],
-      ['UID:bad-rule', 'SUMMARY:Bad', 'DTSTART:20260110T090000Z', 'RRULE:FREQ=SOMETIMES;COUNT=x'],
-    ]) {
-      const source = broken(bad);
+    // The first error names the event by its SUMMARY, else its UID.
+    for (const [bad, firstError] of [
+      [['UID:bad-date', 'SUMMARY:Bad date', 'DTSTART:2026-13-45T99'], /^event "Bad date": invalid date-time/],
+      [
+        ['UID:bad-rule', 'DTSTART:20260110T090000Z', 'RRULE:FREQ=SOMETIMES;COUNT=x'],
+        /^event "bad-rule": invalid frequency "SOMETIMES"/,
+      ],
+    ] as const) {
+      const source = broken([...bad]);
       assert.deepEqual(parseIcs(source, { subscriptionId: 'sub1', now }), events, bad[0]);
       const detailed = parseIcsDetailed(source, { subscriptionId: 'sub1', now });
       assert.equal(detailed.skipped, 1, bad[0]);
-      assert.ok(detailed.firstError, bad[0]);
+      assert.match(detailed.firstError ?? '', firstError, bad[0]);
     }
     assert.equal(parseIcsDetailed(ics, { subscriptionId: 'sub1', now }).skipped, 0);
   });

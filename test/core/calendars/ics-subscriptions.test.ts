@@ -96,6 +96,31 @@ describe('IcsSubscriptions', () => {
     assert.deepEqual(await subs.list(), []);
   });
 
+  it('says in lastWarning which events it left out, until a fetch reads them all', async () => {
+    let broken = true;
+    fixtures.routes.set('/partly.ics', () => ({
+      body: icsCalendar([
+        icsEvent({ UID: 'good', SUMMARY: 'Good', DTSTART: icsUtc(clock.now() + 3_600_000) }),
+        ...(broken
+          ? [
+              icsEvent({ UID: 'b1', SUMMARY: 'Bad one', DTSTART: 'never' }),
+              icsEvent({ UID: 'b2', SUMMARY: 'Bad two', DTSTART: 'never' }),
+            ]
+          : []),
+      ]),
+    }));
+    const added = await subs.add({ name: 'Partly', url: `${fixtures.url}/partly.ics`, enabled: false });
+    const partly = await subs.refresh(added.id);
+    assert.equal(partly.lastError, null);
+    assert.match(
+      partly.lastWarning ?? '',
+      /^2 events could not be read and were left out; the first: event "Bad one": invalid date-time value/,
+    );
+    broken = false;
+    await clock.advance(MIN);
+    assert.equal((await subs.refresh(added.id)).lastWarning, null);
+  });
+
   it('adds with defaults and an ics_ id, fetches in the background and reports lastFetched', async () => {
     const added = await subs.add({ name: ' Team ', url: `${fixtures.url}/feed.ics` });
     assert.match(added.id, /^ics_[a-z0-9]+$/);
@@ -111,6 +136,7 @@ describe('IcsSubscriptions', () => {
         refreshInterval: 60,
         lastFetched: null,
         lastError: null,
+        lastWarning: null,
       },
     );
     const refreshed = await subs.refresh(added.id);
