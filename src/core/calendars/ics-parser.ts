@@ -149,6 +149,44 @@ const NAME_CHARS = 80;
 const nameIn = (block: string): string | undefined =>
   (/^SUMMARY[^:\r\n]*:(.*)$/m.exec(block) ?? /^UID[^:\r\n]*:(.*)$/m.exec(block))?.[1]?.trim();
 
+/** The properties of an event whose values are dates or date-times that place it. */
+const TIME_PROPERTIES = ['dtstart', 'dtend', 'recurrence-id', 'exdate', 'rdate'];
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z?$/;
+
+/**
+ * Throws when one of the event's dates or date-times is not a real one. ical.js reads a malformed
+ * value by its character positions and rolls an impossible one over, placing the event on another
+ * day without a word: `2026-12-26` for a DATE became 2 November 2025, month 13 January of the
+ * next year, 30 February 2 March. Its values are checked in ical.js's own form (jCal:
+ * `2026-12-26`, `2026-12-26T09:00:00Z`), which keeps what the feed wrote in those positions.
+ */
+function assertRealTimes(vevent: Component): void {
+  for (const name of TIME_PROPERTIES) {
+    for (const property of vevent.getAllProperties(name)) {
+      const type = property.type;
+      if (type !== 'date' && type !== 'date-time') continue;
+      for (const value of property.jCal.slice(3)) {
+        if (!isRealTime(type, value)) {
+          const form = type === 'date' ? 'YYYYMMDD' : 'YYYYMMDDTHHMMSS';
+          throw new Error(`${name.toUpperCase()} is not a real ${type} (${form})`);
+        }
+      }
+    }
+  }
+}
+
+function isRealTime(type: 'date' | 'date-time', value: unknown): boolean {
+  const match = typeof value === 'string' ? (type === 'date' ? DATE : DATE_TIME).exec(value) : null;
+  if (!match) return false;
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = match.slice(1).map(Number);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const daysInMonth = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  // A second of 60 is a leap second, which RFC 5545 allows.
+  const timeOk = hour <= 23 && minute <= 59 && second <= 60;
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && timeOk;
+}
+
 /** An event's SUMMARY, else its UID, when they can be read. */
 function nameOf(vevent: Component): string | undefined {
   try {
@@ -207,6 +245,7 @@ function eventsOf(root: Component, options: ParseIcsOptions, skip: Skip): Calend
   const unreadable = new Set<Component>();
   for (const v of vevents) {
     try {
+      assertRealTimes(v);
       const uid = text(v, 'uid');
       const rid = v.getFirstPropertyValue('recurrence-id');
       if (!uid || !(rid instanceof ICAL.Time)) continue;

@@ -44,7 +44,7 @@ describe('reading a feed on a thread', () => {
       ['sub-one'],
     );
     assert.equal(parsed.skipped, 1);
-    assert.match(parsed.firstError ?? '', /invalid date-time value/);
+    assert.match(parsed.firstError ?? '', /DTSTART is not a real date-time/);
   });
 
   it('says what is wrong with a source that is no calendar', async () => {

@@ -20,7 +20,10 @@ describe('parseIcs', () => {
     // with the whole calendar, which then is read event by event).
     // The first error names the event by its SUMMARY, else its UID.
     for (const [bad, firstError] of [
-      [['UID:bad-date', 'SUMMARY:Bad date', 'DTSTART:2026-13-45T99'], /^event "Bad date": invalid date-time/],
+      [
+        ['UID:bad-date', 'SUMMARY:Bad date', 'DTSTART:2026-13-45T99'],
+        /^event "Bad date": DTSTART is not a real date-time/,
+      ],
       [
         ['UID:bad-rule', 'DTSTART:20260110T090000Z', 'RRULE:FREQ=SOMETIMES;COUNT=x'],
         /^event "bad-rule": invalid frequency "SOMETIMES"/,
@@ -33,6 +36,55 @@ describe('parseIcs', () => {
       assert.match(detailed.firstError ?? '', firstError, bad[0]);
     }
     assert.equal(parseIcsDetailed(ics, { subscriptionId: 'sub1', now }).skipped, 0);
+  });
+
+  it('leaves out an event with a date that is not real, instead of rolling it over to another day', () => {
+    const feed = (...lines: string[]): string =>
+      [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//test//EN',
+        ...['BEGIN:VEVENT', 'UID:good', 'SUMMARY:Good', 'DTSTART;VALUE=DATE:20260229', 'END:VEVENT'],
+        ...['BEGIN:VEVENT', 'UID:bad', 'SUMMARY:Bad', ...lines, 'END:VEVENT'],
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n');
+    // 2026 is no leap year: the good event's 29 February is not real either, so it is left out too.
+    const leapYear = (text: string): string => text.replace('20260229', '20280229');
+    for (const [lines, error] of [
+      [['DTSTART;VALUE=DATE:2026-12-26'], 'DTSTART is not a real date (YYYYMMDD)'],
+      [['DTSTART;VALUE=DATE:20261327'], 'DTSTART is not a real date (YYYYMMDD)'],
+      [['DTSTART:20260230T090000Z'], 'DTSTART is not a real date-time (YYYYMMDDTHHMMSS)'],
+      [['DTSTART:20260210T250000Z'], 'DTSTART is not a real date-time (YYYYMMDDTHHMMSS)'],
+      [
+        ['DTSTART:20260210T090000Z', 'DTEND:20260210T096000Z'],
+        'DTEND is not a real date-time (YYYYMMDDTHHMMSS)',
+      ],
+      [
+        ['DTSTART:20260210T090000Z', 'RRULE:FREQ=DAILY;COUNT=3', 'EXDATE:20260211T090000Z,2026-02-12'],
+        'EXDATE is not a real date-time (YYYYMMDDTHHMMSS)',
+      ],
+    ] as const) {
+      const parsed = parseIcsDetailed(leapYear(feed(...lines)), { subscriptionId: 's', now });
+      assert.deepEqual(
+        parsed.events.map((e) => [e.title, e.start]),
+        [['Good', '2028-02-29']],
+        lines.join(' '),
+      );
+      assert.equal(parsed.firstError, `event "Bad": ${error}`, lines.join(' '));
+    }
+    const noLeapDay = parseIcsDetailed(feed('DTSTART;VALUE=DATE:20260301'), { subscriptionId: 's', now });
+    assert.deepEqual(
+      noLeapDay.events.map((e) => e.title),
+      ['Bad'],
+    );
+    assert.equal(noLeapDay.firstError, 'event "Good": DTSTART is not a real date (YYYYMMDD)');
+    // A leap second is a real time.
+    const leapSecond = parseIcsDetailed(leapYear(feed('DTSTART:20261231T235960Z')), {
+      subscriptionId: 's',
+      now,
+    });
+    assert.equal(leapSecond.skipped, 0);
   });
 
   it('expands a weekly series in its VTIMEZONE, skipping EXDATE and cancelled overrides', () => {

@@ -114,7 +114,7 @@ describe('IcsSubscriptions', () => {
     assert.equal(partly.lastError, null);
     assert.match(
       partly.lastWarning ?? '',
-      /^2 events could not be read and were left out; the first: event "Bad one": invalid date-time value/,
+      /^2 events could not be read and were left out; the first: event "Bad one": DTSTART is not a real date-time/,
     );
     broken = false;
     await clock.advance(MIN);
