@@ -4,7 +4,8 @@
  * - Zones: VTIMEZONE blocks in the file are used by ical.js directly; TZIDs without a block are
  *   resolved through time-zones.ts (IANA names, Windows names, "(UTC+01:00)" labels); floating
  *   times use the machine's zone.
- * - Recurring events are expanded from DTSTART up to `now + horizonDays`. EXDATEs are skipped by
+ * - Recurring events are expanded from DTSTART up to `now + horizonDays`, keeping at most
+ *   `maxInstances` of a series: those from a month before now on first. EXDATEs are skipped by
  *   ical.js's expansion; RECURRENCE-ID overrides replace their occurrence (matched on the UTC
  *   instant, so an override written in another zone than the master still matches).
  * - Cancelled events and events an attendee declined are skipped, as in the reference.
@@ -22,13 +23,21 @@ export interface ParseIcsOptions {
   /** Expansion end is `now + horizonDays`. */
   now: number;
   horizonDays?: number;
-  /** Most instances kept per recurring event (the latest ones). */
+  /** Most instances kept per recurring event (those around now; see eventInstances). */
   maxInstances?: number;
-  /** Safety stop for the recurrence iterator. */
+  /**
+   * Most occurrences of one series looked at, and of all the feed's series together: the
+   * iterator takes 6-12 µs an occurrence, and a feed's read is given up after 10 s
+   * (ics-parse-bounded.ts). 50,000 reach 137 years of a daily series, 5.7 of an hourly one.
+   */
   maxIterations?: number;
+  feedIterations?: number;
 }
 
 export const INVALID_ICS = 'Invalid ICS format';
+
+/** Instances of a series from this long before now on are kept first (see eventInstances). */
+const RECENT_MS = 30 * 86_400_000;
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 const dateString = (t: Time): string => `${t.year}-${pad(t.month)}-${pad(t.day)}`;
@@ -238,7 +247,8 @@ function eventsOf(root: Component, options: ParseIcsOptions, skip: Skip): Calend
   const { subscriptionId, now } = options;
   const horizon = now + (options.horizonDays ?? 365) * 86_400_000;
   const maxInstances = options.maxInstances ?? 3000;
-  const maxIterations = options.maxIterations ?? 10_000;
+  const maxIterations = options.maxIterations ?? 50_000;
+  const iterations = { left: options.feedIterations ?? 500_000 };
 
   const vevents = root.getAllSubcomponents('vevent');
   const overrides = new Map<string, Map<string, Component>>();
@@ -295,22 +305,15 @@ function eventsOf(root: Component, options: ParseIcsOptions, skip: Skip): Calend
     const duration = event.duration;
     const withEnd = hasEnd(vevent);
     const byKey = (uid && overrides.get(uid)) || new Map<string, Component>();
-    const instances: CalendarEvent[] = [];
-    const iterator = event.iterator();
-    let emitted = 0;
-    for (let i = 0; i < maxIterations; i++) {
-      const occurrence = iterator.next();
-      if (!occurrence) break;
-      if (utcMillis(occurrence, startTz) > horizon) break;
+    /** One instance of the series: `occurrence` as the rule gives it, `id` its number. */
+    const instance = (occurrence: Time, id: string): CalendarEvent => {
       const override = byKey.get(occurrenceKey(occurrence, startTz));
-      if (override && isSkipped(override)) continue;
-      const id = `${eventId}-${emitted++}`;
-      let instance: CalendarEvent;
+      let out: CalendarEvent;
       if (override) {
         const oStart = override.getFirstPropertyValue('dtstart');
         const start = oStart instanceof ICAL.Time ? oStart : occurrence;
         const oTz = oStart instanceof ICAL.Time ? tzidOf(override, 'dtstart') : startTz;
-        instance = {
+        out = {
           id,
           subscriptionId,
           ...details(override, vevent),
@@ -318,25 +321,53 @@ function eventsOf(root: Component, options: ParseIcsOptions, skip: Skip): Calend
           allDay: start.isDate,
         };
         if (hasEnd(override)) {
-          instance.end = render(new ICAL.Event(override).endDate, tzidOf(override, 'dtend') ?? oTz);
+          out.end = render(new ICAL.Event(override).endDate, tzidOf(override, 'dtend') ?? oTz);
         } else if (withEnd) {
-          instance.end = render(plus(start, duration), oTz);
+          out.end = render(plus(start, duration), oTz);
         }
       } else {
-        instance = {
+        out = {
           id,
           subscriptionId,
           ...details(vevent),
           start: render(occurrence, startTz),
           allDay: base.allDay,
         };
-        if (withEnd) instance.end = render(plus(occurrence, duration), startTz);
+        if (withEnd) out.end = render(plus(occurrence, duration), startTz);
       }
-      instance.recurringEventId = eventId;
-      instances.push(instance);
+      out.recurringEventId = eventId;
+      return out;
+    };
+
+    // A series may have more instances than are kept (a daily one over decades, an hourly one
+    // over a year). Kept are those from RECENT_MS before now on, which calendar views ask for,
+    // and the latest ones before that while there is room (the reference keeps the oldest, and
+    // loses the current ones). Occurrences are numbered from DTSTART all the same, so an
+    // instance keeps its id from one fetch to the next; those before RECENT_MS are only made
+    // into instances once known to be kept.
+    const recentFrom = now - RECENT_MS;
+    const earlier: Array<[Time, string]> = [];
+    const recent: CalendarEvent[] = [];
+    const iterator = event.iterator();
+    let emitted = 0;
+    for (let i = 0; i < maxIterations && iterations.left > 0; i++, iterations.left--) {
+      const occurrence = iterator.next();
+      if (!occurrence) break;
+      const at = utcMillis(occurrence, startTz);
+      if (at > horizon) break;
+      const override = byKey.get(occurrenceKey(occurrence, startTz));
+      if (override && isSkipped(override)) continue;
+      const id = `${eventId}-${emitted++}`;
+      if (at >= recentFrom) {
+        recent.push(instance(occurrence, id));
+        if (recent.length === maxInstances) break;
+      } else {
+        earlier.push([occurrence, id]);
+        if (earlier.length >= 2 * maxInstances) earlier.splice(0, earlier.length - maxInstances);
+      }
     }
-    // A long-running daily series can exceed the cap: keep the latest occurrences, which are the
-    // ones a calendar view asks for (the reference keeps the oldest and loses the current ones).
-    return instances.slice(-maxInstances);
+    const room = maxInstances - recent.length;
+    const kept = room > 0 ? earlier.slice(-room).map(([occurrence, id]) => instance(occurrence, id)) : [];
+    return [...kept, ...recent];
   }
 }

@@ -155,9 +155,67 @@ describe('parseIcs', () => {
     assert.equal(out.at(-1)?.start, '2026-01-10T10:00:00.000Z');
     const capped = parseIcs(daily, { subscriptionId: 's', now, horizonDays: 10, maxInstances: 3 });
     assert.deepEqual(
-      capped.map((e) => e.start.slice(0, 10)),
-      ['2026-01-08', '2026-01-09', '2026-01-10'],
+      capped.map((e) => [e.id, e.start.slice(0, 10)]),
+      [
+        ['s-d-0', '2026-01-01'],
+        ['s-d-1', '2026-01-02'],
+        ['s-d-2', '2026-01-03'],
+      ],
     );
+  });
+
+  it('keeps the instances of a long series from a month before now on, numbered from DTSTART', () => {
+    const series = (start: string, rule: string): string =>
+      [
+        'BEGIN:VCALENDAR',
+        'BEGIN:VEVENT',
+        'UID:d',
+        'SUMMARY:Series',
+        `DTSTART:${start}`,
+        `RRULE:${rule}`,
+        'END:VEVENT',
+        'END:VCALENDAR',
+      ].join('\r\n');
+    const day = 86_400_000;
+    const numberOf = (e: { id: string }): number => Number(e.id.slice('s-d-'.length));
+
+    // Daily since 1990: 13,149 days before now, past the 10,000 occurrences once looked at.
+    const daily = parseIcs(series('19900101T090000Z', 'FREQ=DAILY'), {
+      subscriptionId: 's',
+      now,
+      horizonDays: 30,
+    });
+    assert.equal(daily.length, 3000);
+    assert.ok(daily.some((e) => e.start === '2026-01-01T09:00:00.000Z'));
+    assert.equal(daily.at(-1)?.start, '2026-01-30T09:00:00.000Z');
+    const today = daily.find((e) => e.start === '2026-01-01T09:00:00.000Z');
+    assert.equal(today && numberOf(today), (now - Date.UTC(1990, 0, 1)) / day);
+
+    // Hourly since a year before: more instances ahead than are kept; the kept ones start a
+    // month before now, not 3,000 hours before the horizon.
+    const hourly = parseIcs(series('20250101T000000Z', 'FREQ=HOURLY'), { subscriptionId: 's', now });
+    assert.equal(hourly.length, 3000);
+    assert.equal(hourly[0]?.start, new Date(now - 30 * day).toISOString());
+    assert.equal(hourly[0] && numberOf(hourly[0]), 335 * 24);
+
+    // A series that ended long ago: its latest instances.
+    const ended = parseIcs(series('20000101T090000Z', 'FREQ=DAILY;UNTIL=20101231T090000Z'), {
+      subscriptionId: 's',
+      now,
+      maxInstances: 2,
+    });
+    assert.deepEqual(
+      ended.map((e) => e.start.slice(0, 10)),
+      ['2010-12-30', '2010-12-31'],
+    );
+
+    // The occurrences looked at are bounded per series and per feed.
+    const bounded = parseIcs(series('19900101T090000Z', 'FREQ=DAILY'), {
+      subscriptionId: 's',
+      now,
+      feedIterations: 100,
+    });
+    assert.equal(bounded.at(-1)?.start, '1990-04-10T09:00:00.000Z');
   });
 
   it('rejects text that is not a calendar', () => {
