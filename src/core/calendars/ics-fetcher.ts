@@ -43,8 +43,33 @@ async function readCapped(res: FetchResponse): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return icsText(Buffer.concat(chunks));
 }
+
+/**
+ * A feed's text from its bytes, its folded lines unfolded first. Feeds fold lines at 75 bytes,
+ * which may fall inside a character of several bytes (an `é` of Outlook's or Google's folding);
+ * decoded before it is unfolded, such a character became two replacement characters. Unfolding
+ * removes each line break followed by a space or a tab, with that one character (RFC 5545's
+ * rule). A byte order mark is dropped; bytes that are not UTF-8 read as replacement characters.
+ */
+export function icsText(bytes: Buffer): string {
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let lf = bytes.indexOf(LF); lf !== -1; lf = bytes.indexOf(LF, lf + 1)) {
+    const next = bytes[lf + 1];
+    if (next !== SPACE && next !== TAB) continue;
+    parts.push(bytes.subarray(from, lf > 0 && bytes[lf - 1] === CR ? lf - 1 : lf));
+    from = lf + 2;
+  }
+  parts.push(bytes.subarray(from));
+  return new TextDecoder('utf-8').decode(parts.length === 1 ? bytes : Buffer.concat(parts));
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
 
 const HEADERS = {
   Accept: 'text/calendar,*/*;q=0.1',
@@ -64,7 +89,7 @@ export async function fetchIcsSource(sub: IcsSubscription, options: FetcherOptio
       // The same cap as a remote feed's, looked at before the file is read.
       const stat = await fs.stat(abs);
       if (stat.size > MAX_FEED_BYTES) throw new Error('Calendar feed is too large');
-      return { text: await fs.readFile(abs, 'utf8'), mtimeMs: stat.mtimeMs };
+      return { text: icsText(await fs.readFile(abs)), mtimeMs: stat.mtimeMs };
     } catch (err) {
       if (!(err as NodeJS.ErrnoException).code) throw err;
       const code = (err as NodeJS.ErrnoException).code;

@@ -4,11 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fetchIcsSource } from '../../../src/core/calendars/ics-fetcher.js';
+import { fetchIcsSource, icsText } from '../../../src/core/calendars/ics-fetcher.js';
 import type { IcsSubscription } from '../../../src/core/calendars/types.js';
 import { createHttpClient } from '../../../src/core/net/http-client.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -67,5 +68,40 @@ describe('fetchIcsSource failures', () => {
       }),
       { message: 'Invalid ICS file: it is not a regular file (a named pipe, a socket or a device)' },
     );
+  });
+});
+
+describe('a feed text from its bytes', () => {
+  // "Café München", folded inside the two bytes of its é (C3 A9), as 75-byte folding can.
+  const split = Buffer.concat([
+    Buffer.from('SUMMARY:Caf\xc3', 'latin1'),
+    Buffer.from('\r\n '),
+    Buffer.from('\xa9 M\xc3\xbcnchen\r\n', 'latin1'),
+  ]);
+
+  it('unfolds the lines before decoding, so a character split by a fold stays whole', () => {
+    assert.equal(icsText(split), 'SUMMARY:Café München\r\n');
+    assert.equal(icsText(Buffer.from('A:one\n two\r\n\tthree\r\nB:x\r\n')), 'A:onetwothree\r\nB:x\r\n');
+    assert.equal(icsText(Buffer.from('\ufeffBEGIN:VCALENDAR\r\n')), 'BEGIN:VCALENDAR\r\n');
+  });
+
+  it('reads a vault file that way', async () => {
+    const vault = await tempDir('taskdown-fetch-vault-');
+    try {
+      const calendar = Buffer.concat([
+        Buffer.from('BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTART:20260101T090000Z\r\n'),
+        split,
+        Buffer.from('END:VEVENT\r\nEND:VCALENDAR\r\n'),
+      ]);
+      await writeFile(path.join(vault.dir, 'split.ics'), calendar);
+      const source = await fetchIcsSource(subscription({ filePath: 'split.ics' }), {
+        vault: { root: vault.dir, dataDir: path.join(vault.dir, '.data') },
+        http: createHttpClient(),
+        timeoutMs: 1_000,
+      });
+      assert.match(source.text, /^SUMMARY:Café München\r$/m);
+    } finally {
+      await vault.cleanup();
+    }
   });
 });
