@@ -218,6 +218,79 @@ describe('parseIcs', () => {
     assert.equal(bounded.at(-1)?.start, '1990-04-10T09:00:00.000Z');
   });
 
+  it('leaves out an event its owner declined, not one another attendee declined', () => {
+    const calendar = (head: string[], ...attendees: string[]): string =>
+      [
+        'BEGIN:VCALENDAR',
+        ...head,
+        'BEGIN:VEVENT',
+        'UID:m',
+        'SUMMARY:Meeting',
+        'DTSTART:20260110T090000Z',
+        ...attendees.map((a) => `ATTENDEE;PARTSTAT=${a}`),
+        'END:VEVENT',
+        'END:VCALENDAR',
+      ].join('\r\n');
+    const shown = (text: string): boolean => parseIcs(text, { subscriptionId: 's', now }).length === 1;
+    const google = ['X-WR-CALNAME:Me@Example.com'];
+    const me = (partstat: string): string => `${partstat}:mailto:me@example.com`;
+    const bob = (partstat: string): string => `${partstat}:mailto:bob@example.com`;
+    // Google's feed names its owner.
+    assert.equal(shown(calendar(google, me('ACCEPTED'), bob('DECLINED'))), true);
+    assert.equal(shown(calendar(google, me('DECLINED'), bob('ACCEPTED'))), false);
+    // Other feeds do not: left out only when every attendee declined.
+    assert.equal(shown(calendar(['X-WR-CALNAME:Work'], me('ACCEPTED'), bob('DECLINED'))), true);
+    assert.equal(shown(calendar([], me('DECLINED'))), false);
+    assert.equal(shown(calendar([], me('DECLINED'), bob('DECLINED'))), false);
+    assert.equal(shown(calendar([])), true);
+  });
+
+  it('shows an override whose series is not in the feed (an invitation to one occurrence)', () => {
+    const feed = [
+      'BEGIN:VCALENDAR',
+      'BEGIN:VEVENT',
+      'UID:series-elsewhere',
+      'RECURRENCE-ID:20260203T150000Z',
+      'SUMMARY:Planning (this week only)',
+      'DTSTART:20260203T160000Z',
+      'DTEND:20260203T170000Z',
+      'END:VEVENT',
+      'END:VCALENDAR',
+    ].join('\r\n');
+    assert.deepEqual(parseIcs(feed, { subscriptionId: 's', now }), [
+      {
+        id: `s-series-elsewhere-T${Date.UTC(2026, 1, 3, 15)}`,
+        subscriptionId: 's',
+        allDay: false,
+        title: 'Planning (this week only)',
+        start: '2026-02-03T16:00:00.000Z',
+        end: '2026-02-03T17:00:00.000Z',
+        recurringEventId: 's-series-elsewhere',
+      },
+    ]);
+  });
+
+  it('removes every EXDATE occurrence, also after one listed twice or one that is no occurrence', () => {
+    const weekly = (...exdates: string[]): string[] =>
+      parseIcs(
+        [
+          'BEGIN:VCALENDAR',
+          'BEGIN:VEVENT',
+          'UID:w',
+          'DTSTART:20261130T090000Z',
+          'RRULE:FREQ=WEEKLY;COUNT=4',
+          ...exdates.map((d) => (d.startsWith(';') ? `EXDATE${d}` : `EXDATE:${d}`)),
+          'END:VEVENT',
+          'END:VCALENDAR',
+        ].join('\r\n'),
+        { subscriptionId: 's', now },
+      ).map((e) => e.start.slice(0, 10));
+    const kept = ['2026-11-30', '2026-12-21'];
+    assert.deepEqual(weekly('20261207T090000Z', '20261207T090000Z', '20261214T090000Z'), kept);
+    assert.deepEqual(weekly('20261206T090000Z,20261207T090000Z', '20261214T090000Z'), kept);
+    assert.deepEqual(weekly('20261207T090000Z', ';VALUE=DATE:20261214'), kept, 'a DATE removes its day');
+  });
+
   it('rejects text that is not a calendar', () => {
     assert.throws(() => parseIcs('hello', { subscriptionId: 's', now }), new RegExp(INVALID_ICS));
     assert.throws(
