@@ -25,6 +25,12 @@ export class ForwardError extends Error {
 /** How long the running server has to answer the first request before it counts as hung. */
 const PROBE_TIMEOUT_MS = 10_000;
 
+/**
+ * How long requests still under way may take to be answered once stdin closed (an agent that
+ * pipes its requests in and closes stdin still wants every answer).
+ */
+const DRAIN_LIMIT_MS = 30_000;
+
 /** JSON-RPC's "internal error": the answer to a request the server could not be asked. */
 const INTERNAL_ERROR = -32603;
 
@@ -95,6 +101,14 @@ export async function forwardMcpOverStdio(target: ForwardTarget, log: Logger): P
   const upstream = new StreamableHTTPClientTransport(endpoint, { requestInit });
   const local = new StdioServerTransport();
   const initializeIds = new Set<string | number>();
+  /** Requests passed on and not answered yet. */
+  const unanswered = new Set<string | number>();
+  /** Set once stdin closed: the process ends when the last request under way is answered. */
+  let draining = false;
+  const answered = (id: string | number): void => {
+    unanswered.delete(id);
+    if (draining && unanswered.size === 0) stop('stdin closed');
+  };
 
   upstream.onmessage = (message) => {
     // The protocol version the server chose goes on every later request, as the SDK client does.
@@ -102,7 +116,13 @@ export async function forwardMcpOverStdio(target: ForwardTarget, log: Logger): P
       const version = (message.result as { protocolVersion?: unknown }).protocolVersion;
       if (typeof version === 'string') upstream.setProtocolVersion(version);
     }
-    local.send(message).catch((err: unknown) => log.warn({ err }, 'could not write to stdout'));
+    local
+      .send(message)
+      .catch((err: unknown) => log.warn({ err }, 'could not write to stdout'))
+      .finally(() => {
+        const response = types.isJSONRPCResultResponse(message) || types.isJSONRPCError(message);
+        if (response && message.id !== undefined) answered(message.id);
+      });
   };
   upstream.onerror = (err) => log.debug({ err }, 'MCP forwarding: server transport error');
 
@@ -117,13 +137,15 @@ export async function forwardMcpOverStdio(target: ForwardTarget, log: Logger): P
   local.onmessage = (message: JSONRPCMessage) => {
     const request = types.isJSONRPCRequest(message) ? message : undefined;
     if (request && types.isInitializeRequest(request)) initializeIds.add(request.id);
+    if (request) unanswered.add(request.id);
     upstream.send(message).catch((err: unknown) => {
       const line = describe(err);
       log.error({ err }, line);
       if (request) {
         local
           .send({ jsonrpc: '2.0', id: request.id, error: { code: INTERNAL_ERROR, message: line } })
-          .catch(() => {});
+          .catch(() => {})
+          .finally(() => answered(request.id));
       }
       // A server that went away will not come back as this one: end, so the agent starts
       // `taskdown mcp` again (which then opens the vault itself).
@@ -135,7 +157,11 @@ export async function forwardMcpOverStdio(target: ForwardTarget, log: Logger): P
   };
   local.onerror = (err) => log.warn({ err }, 'MCP forwarding: unreadable message on stdin');
 
-  process.stdin.once('end', () => stop('stdin closed'));
+  process.stdin.once('end', () => {
+    draining = true;
+    if (unanswered.size === 0) stop('stdin closed');
+    else setTimeout(() => stop('stdin closed, requests unanswered'), DRAIN_LIMIT_MS).unref();
+  });
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
   await upstream.start();

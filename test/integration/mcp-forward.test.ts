@@ -131,6 +131,49 @@ describe('taskdown mcp next to a running server', () => {
     assert.equal(wrong.stderr.split('\n').filter(Boolean).length, 1);
   });
 
+  it('answers every request piped in before stdin closed, then ends', async () => {
+    const child = spawn(
+      process.execPath,
+      [builtCli(), 'mcp', '--vault', server.vault, '--data-dir', server.dataDir, '--token', TOKEN],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.resume();
+    const lines = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'pipe', version: '1' },
+        },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'tasknotes_create_task', arguments: { title: 'Piped in' } },
+      },
+    ];
+    child.stdin.end(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    assert.equal(code, 0);
+    const answers = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { id: number; result?: { content: Array<{ text: string }> } });
+    assert.deepEqual(
+      answers.map((a) => a.id),
+      [1, 2],
+    );
+    const created = JSON.parse(answers[1]?.result?.content[0]?.text ?? '{}') as { title?: string };
+    assert.equal(created.title, 'Piped in');
+  });
+
   it('stops with one line when the running server does not answer', async () => {
     server.process.kill('SIGSTOP');
     try {
