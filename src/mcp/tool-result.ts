@@ -10,7 +10,26 @@ import { normalizeEtag, type Precondition } from '../core/tasks/etag.js';
 import type { TaskInfo } from '../core/tasks/task-info.js';
 import type { McpContext } from './context.js';
 
+/**
+ * A tool's answer with a sentence for the agent beside its JSON, as a second text block: what the
+ * JSON cannot say without changing the plugin's shape of it (that a page of a query is not all).
+ */
+export class NotedAnswer {
+  constructor(
+    readonly data: unknown,
+    readonly note: string,
+  ) {}
+}
+
 export function jsonResult(data: unknown): CallToolResult {
+  if (data instanceof NotedAnswer) {
+    return {
+      content: [
+        { type: 'text', text: JSON.stringify(data.data) },
+        { type: 'text', text: data.note },
+      ],
+    };
+  }
   return { content: [{ type: 'text', text: JSON.stringify(data) }] };
 }
 

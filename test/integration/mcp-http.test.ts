@@ -170,6 +170,30 @@ describe('MCP over Streamable HTTP', () => {
       }),
     );
     assert.ok(Object.values(noIds).flat().length > 0);
+    // A page that is not the whole answer says so beside the plugin's JSON; a whole one does not.
+    const page = await client.callTool({
+      name: 'tasknotes_query_tasks',
+      arguments: { conjunction: 'and', children: [], limit: 1, offset: 1 },
+    });
+    const blocks = (page.content as Array<{ text: string }>).map((c) => c.text);
+    assert.equal(Object.values(JSON.parse(blocks[0]!) as object).flat().length, 1);
+    const total = (
+      await server.request(
+        'POST',
+        '/api/tasks/query',
+        { type: 'group', id: 'r', conjunction: 'and', children: [] },
+        auth,
+      )
+    ).body.data.filtered as number;
+    assert.equal(
+      blocks[1],
+      `Tasks 2-2 of ${total} that match${total > 2 ? '; pass offset 2 for the next ones' : ''}.`,
+    );
+    const whole = await client.callTool({
+      name: 'tasknotes_query_tasks',
+      arguments: { conjunction: 'and', children: [] },
+    });
+    assert.equal((whole.content as unknown[]).length, 1);
     const negative = await client.callTool({ name: 'tasknotes_list_tasks', arguments: { limit: -5 } });
     assert.equal(negative.isError, true);
     assert.match((negative.content as Array<{ text: string }>)[0]!.text, /limit/);

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { OPERATORS } from '../../core/query/types.js';
 import { defineTool } from '../tool.js';
+import { NotedAnswer } from '../tool-result.js';
 
 /** A node of the filter tree (a condition or a group), as agents are told it. */
 interface FilterNode {
@@ -57,9 +58,19 @@ export const queryTools = [
     }),
     annotations: { readOnlyHint: true },
     run: async (ctx, args) => {
-      const { groups } = ctx.services.queries.run({ type: 'group', id: 'mcp-root', ...args });
+      const { groups, tasks, filtered } = ctx.services.queries.run({
+        type: 'group',
+        id: 'mcp-root',
+        ...args,
+      });
       // The plugin's answer: each group's tasks under the group's key.
-      return Object.fromEntries(groups.map((g) => [g.key, g.tasks]));
+      const answer = Object.fromEntries(groups.map((g) => [g.key, g.tasks]));
+      const first = args.offset ?? 0;
+      if (tasks.length === filtered) return answer;
+      const shown = tasks.length === 0 ? 'none' : `${first + 1}-${first + tasks.length}`;
+      const more =
+        first + tasks.length < filtered ? `; pass offset ${first + tasks.length} for the next ones` : '';
+      return new NotedAnswer(answer, `Tasks ${shown} of ${filtered} that match${more}.`);
     },
   }),
   defineTool({
