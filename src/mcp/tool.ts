@@ -17,6 +17,10 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   run(ctx: McpContext, args: z.infer<S>): Promise<unknown>;
 }
 
-/** Declares a tool with its arguments' type inferred from the schema. */
+/**
+ * Declares a tool with its arguments' type inferred from the schema. An argument the tool does not
+ * have is refused (`Unrecognized key: "dueDate"`): left out silently, as the plugin's tools did, a
+ * misspelt field made an update that changed nothing but reported success.
+ */
 export const defineTool = <S extends z.ZodObject>(definition: ToolDefinition<S>): ToolDefinition =>
-  definition as unknown as ToolDefinition;
+  ({ ...definition, input: definition.input.strict() }) as unknown as ToolDefinition;

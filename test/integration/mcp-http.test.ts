@@ -194,6 +194,20 @@ describe('MCP over Streamable HTTP', () => {
       arguments: { conjunction: 'and', children: [] },
     });
     assert.equal((whole.content as unknown[]).length, 1);
+    // A misspelt argument is refused, not dropped (the update would change nothing and succeed),
+    // and so is an update that names nothing to change.
+    const [first] = Object.values(noIds).flat() as Array<{ path: string }>;
+    const misspelt = await client.callTool({
+      name: 'tasknotes_update_task',
+      arguments: { id: first!.path, dueDate: '2030-01-01' },
+    });
+    assert.equal(misspelt.isError, true);
+    assert.match((misspelt.content as Array<{ text: string }>)[0]!.text, /Unrecognized key.*dueDate/s);
+    const nothing = toolJson(
+      await client.callTool({ name: 'tasknotes_update_task', arguments: { id: first!.path } }),
+      true,
+    );
+    assert.match(nothing.error, /^Nothing to update: give at least one of title, status, priority, due,/);
     const negative = await client.callTool({ name: 'tasknotes_list_tasks', arguments: { limit: -5 } });
     assert.equal(negative.isError, true);
     assert.match((negative.content as Array<{ text: string }>)[0]!.text, /limit/);

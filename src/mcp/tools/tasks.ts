@@ -4,6 +4,7 @@
  * error with the current task, and nothing is written), and Taskdown's skip/unskip and text parse.
  */
 import { z } from 'zod';
+import { invalid } from '../../core/errors.js';
 import type { TaskCreateInput } from '../../core/tasks/task-service.js';
 import { defineTool } from '../tool.js';
 import { preconditionOfArg, withEtag } from '../tool-result.js';
@@ -29,6 +30,26 @@ const REMINDER = z.object({
 function defined(args: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined));
 }
+
+/** tasknotes_update_task's arguments. */
+const UPDATE_INPUT = z.object({
+  id: ID,
+  title: z.string().optional().describe('New title'),
+  status: z.string().optional().describe('New status'),
+  priority: z.string().optional().describe('New priority'),
+  due: z.string().nullable().optional().describe('New due date (YYYY-MM-DD) or null to clear'),
+  scheduled: z.string().nullable().optional().describe('New scheduled date (YYYY-MM-DD) or null to clear'),
+  tags: z.array(z.string()).optional().describe('New tags'),
+  contexts: z.array(z.string()).optional().describe('New contexts'),
+  projects: z.array(z.string()).optional().describe('New projects'),
+  recurrence: z.string().nullable().optional().describe('New recurrence rule or null to clear'),
+  timeEstimate: z.number().nullable().optional().describe('New time estimate in minutes or null to clear'),
+  reminders: z.array(REMINDER).nullable().optional().describe('New reminders array or null to clear'),
+  details: z.string().optional().describe('New body/description'),
+  etag: ETAG,
+});
+/** What tasknotes_update_task can change. */
+const UPDATABLE = Object.keys(UPDATE_INPUT.shape).filter((key) => key !== 'id' && key !== 'etag');
 
 export const taskTools = [
   defineTool({
@@ -75,35 +96,19 @@ export const taskTools = [
   defineTool({
     name: 'tasknotes_update_task',
     description: "Update an existing task's properties",
-    input: z.object({
-      id: ID,
-      title: z.string().optional().describe('New title'),
-      status: z.string().optional().describe('New status'),
-      priority: z.string().optional().describe('New priority'),
-      due: z.string().nullable().optional().describe('New due date (YYYY-MM-DD) or null to clear'),
-      scheduled: z
-        .string()
-        .nullable()
-        .optional()
-        .describe('New scheduled date (YYYY-MM-DD) or null to clear'),
-      tags: z.array(z.string()).optional().describe('New tags'),
-      contexts: z.array(z.string()).optional().describe('New contexts'),
-      projects: z.array(z.string()).optional().describe('New projects'),
-      recurrence: z.string().nullable().optional().describe('New recurrence rule or null to clear'),
-      timeEstimate: z
-        .number()
-        .nullable()
-        .optional()
-        .describe('New time estimate in minutes or null to clear'),
-      reminders: z.array(REMINDER).nullable().optional().describe('New reminders array or null to clear'),
-      details: z.string().optional().describe('New body/description'),
-      etag: ETAG,
-    }),
-    run: async (ctx, { id, etag, ...updates }) =>
-      withEtag(
+    input: UPDATE_INPUT,
+    run: async (ctx, { id, etag, ...updates }) => {
+      const changes = defined(updates);
+      // The API's PUT with no field still writes dateModified (as the plugin's does); an agent's
+      // call with nothing to change is a mistake to say, not a write.
+      if (Object.keys(changes).length === 0) {
+        throw invalid(`Nothing to update: give at least one of ${UPDATABLE.join(', ')}`);
+      }
+      return withEtag(
         ctx,
-        await ctx.services.tasks.update(id, defined(updates), { precondition: preconditionOfArg(etag) }),
-      ),
+        await ctx.services.tasks.update(id, changes, { precondition: preconditionOfArg(etag) }),
+      );
+    },
   }),
   defineTool({
     name: 'tasknotes_delete_task',
