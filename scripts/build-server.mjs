@@ -122,6 +122,9 @@ const icsThread = await build({
   bundle: true,
   format: 'cjs',
   platform: 'node',
+  // windows-iana's `main` picks its development or production build at run time, so both would
+  // be bundled: its ES module build is the one file.
+  mainFields: ['module', 'main'],
   target: 'node20',
   outfile: ICS_THREAD,
   minifyWhitespace: true,
@@ -130,9 +133,9 @@ const icsThread = await build({
   metafile: true,
   logLevel: 'warning',
 });
-// ical.js only (its notice goes into THIRD-PARTY-NOTICES.txt with server.cjs's).
+// ical.js and windows-iana only (their notices go into THIRD-PARTY-NOTICES.txt with server.cjs's).
 const icsPackages = Object.keys(icsThread.metafile.inputs).filter(
-  (input) => input.includes('node_modules') && !input.includes('node_modules/ical.js/'),
+  (input) => input.includes('node_modules') && !/node_modules\/(ical\.js|windows-iana)\//.test(input),
 );
 if (icsPackages.length > 0) throw new Error(`${ICS_THREAD} bundles packages: ${icsPackages.join(', ')}`);
 

@@ -116,6 +116,24 @@ describe('parseIcs', () => {
 
   it('maps Windows zone names to IANA zones', () => {
     assert.equal(byTitle('Windows zone')[0]?.start, '2026-03-10T13:00:00.000Z');
+    // Every Windows zone CLDR knows, not only the common ones (these read as UTC before).
+    const at = (tzid: string): string | undefined =>
+      parseIcs(
+        [
+          'BEGIN:VCALENDAR',
+          'BEGIN:VEVENT',
+          'UID:w',
+          `DTSTART;TZID="${tzid}":20260710T090000`,
+          'END:VEVENT',
+          'END:VCALENDAR',
+        ].join('\r\n'),
+        { subscriptionId: 's', now },
+      )[0]?.start;
+    assert.equal(at('Pakistan Standard Time'), '2026-07-10T04:00:00.000Z');
+    assert.equal(at('Pacific Standard Time (Mexico)'), '2026-07-10T16:00:00.000Z');
+    assert.equal(at('SA Pacific Standard Time'), '2026-07-10T14:00:00.000Z');
+    assert.equal(at('Arab Standard Time'), '2026-07-10T06:00:00.000Z');
+    assert.equal(at('W. Europe Standard Time'), '2026-07-10T07:00:00.000Z');
   });
 
   it('renders all-day events as dates with exclusive ends, and expands all-day series', () => {
