@@ -18,9 +18,16 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
 }
 
 /**
- * Declares a tool with its arguments' type inferred from the schema. An argument the tool does not
- * have is refused (`Unrecognized key: "dueDate"`): left out silently, as the plugin's tools did, a
- * misspelt field made an update that changed nothing but reported success.
+ * Declares a tool with its arguments' type inferred from the schema, and annotations that say how
+ * it acts (MCP's hints: read-only, destructive, idempotent, open world). An argument the tool does
+ * not have is refused (`Unrecognized key: "dueDate"`): left out silently, as the plugin's tools
+ * did, a misspelt field made an update that changed nothing but reported success.
  */
 export const defineTool = <S extends z.ZodObject>(definition: ToolDefinition<S>): ToolDefinition =>
-  ({ ...definition, input: definition.input.strict() }) as unknown as ToolDefinition;
+  ({
+    ...definition,
+    input: definition.input.strict(),
+    // The specification's default is an open world; only the tools that say so reach past the
+    // vault and the data dir (calendar feeds, webhook receivers).
+    annotations: { openWorldHint: false, ...definition.annotations },
+  }) as unknown as ToolDefinition;

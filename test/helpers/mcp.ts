@@ -63,7 +63,14 @@ export function toolJson(result: ToolAnswer, isError = false): any {
 
 /** The calls the stdio and HTTP tests both make. */
 export interface ToolClient {
-  listTools(): Promise<{ tools: Array<{ name: string; description?: string; inputSchema: any }> }>;
+  listTools(): Promise<{
+    tools: Array<{
+      name: string;
+      description?: string;
+      inputSchema: any;
+      annotations?: Record<string, unknown>;
+    }>;
+  }>;
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<ToolAnswer>;
 }
 
@@ -84,6 +91,25 @@ export async function agentScenario(
   assert.equal(update?.description, "Update an existing task's properties");
   assert.deepEqual(update?.inputSchema.required, ['id']);
   assert.ok(update?.inputSchema.properties.etag);
+  // Unknown arguments are refused (see the MCP HTTP test), and the schema says so.
+  assert.equal(update?.inputSchema.additionalProperties, false);
+  // What each tool does to the world, as MCP's hints say it: a client asks before destructive
+  // ones, retries idempotent ones, and knows which reach past the vault.
+  const hints = (name: string): Record<string, unknown> | undefined =>
+    tools.find((t) => t.name === name)?.annotations;
+  assert.deepEqual(hints('tasknotes_get_task'), { readOnlyHint: true, openWorldHint: false });
+  assert.deepEqual(hints('tasknotes_create_task'), { destructiveHint: false, openWorldHint: false });
+  assert.deepEqual(hints('tasknotes_delete_task'), {
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  });
+  assert.deepEqual(hints('tasknotes_toggle_status'), { openWorldHint: false });
+  assert.deepEqual(hints('tasknotes_ping_webhook'), { destructiveHint: false, openWorldHint: true });
+  assert.match(
+    tools.find((t) => t.name === 'tasknotes_complete_recurring_instance')?.description ?? '',
+    /^Toggle .*calling it twice undoes it/,
+  );
 
   const created = toolJson(
     await client.callTool({

@@ -10,7 +10,7 @@ export const calendarTools = [
       start: z.string().optional().describe('Start date filter (ISO string)'),
       end: z.string().optional().describe('End date filter (ISO string)'),
     }),
-    annotations: { readOnlyHint: true },
+    annotations: { readOnlyHint: true, openWorldHint: true },
     run: async (ctx, { start, end }) => {
       const { events, total } = await ctx.services.calendars.events({ start, end });
       return { events, total };

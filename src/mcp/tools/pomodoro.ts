@@ -11,6 +11,7 @@ export const pomodoroTools = [
       taskId: z.string().optional().describe('Task file path to associate with this pomodoro'),
       duration: z.number().optional().describe('Duration in minutes (default: work duration from settings)'),
     }),
+    annotations: { destructiveHint: false },
     run: async (ctx, { taskId, duration }) => ({
       ...(await ctx.services.pomodoro.start({ taskPath: taskId, minutes: duration })),
       message: POMODORO_MESSAGES.started,

@@ -90,6 +90,7 @@ export const taskTools = [
       reminders: z.array(REMINDER).optional().describe('Task reminders'),
       details: z.string().optional().describe('Task body/description'),
     }),
+    annotations: { destructiveHint: false },
     run: async (ctx, args) =>
       withEtag(ctx, await ctx.services.tasks.create(defined(args) as unknown as TaskCreateInput)),
   }),
@@ -97,6 +98,7 @@ export const taskTools = [
     name: 'tasknotes_update_task',
     description: "Update an existing task's properties",
     input: UPDATE_INPUT,
+    annotations: { idempotentHint: true },
     run: async (ctx, { id, etag, ...updates }) => {
       const changes = defined(updates);
       // The API's PUT with no field still writes dateModified (as the plugin's does); an agent's
@@ -114,7 +116,7 @@ export const taskTools = [
     name: 'tasknotes_delete_task',
     description: 'Permanently delete a task file',
     input: z.object({ id: ID, etag: ETAG }),
-    annotations: { destructiveHint: true },
+    annotations: { destructiveHint: true, idempotentHint: true },
     run: async (ctx, { id, etag }) => {
       await ctx.services.tasks.delete(id, { precondition: preconditionOfArg(etag) });
       return { deleted: true, id };
@@ -136,7 +138,8 @@ export const taskTools = [
   }),
   defineTool({
     name: 'tasknotes_complete_recurring_instance',
-    description: 'Mark a recurring task as completed for a specific date',
+    description:
+      "Toggle a recurring task's completion for a specific date: completes that instance, or un-completes it when it is already completed (calling it twice undoes it)",
     input: z.object({
       id: ID,
       date: z.string().optional().describe('Date to mark complete (YYYY-MM-DD), defaults to today'),
@@ -152,6 +155,7 @@ export const taskTools = [
       id: z.string().describe('Parent recurring task file path'),
       date: z.string().describe('Occurrence date to materialize (YYYY-MM-DD)'),
     }),
+    annotations: { destructiveHint: false, idempotentHint: true },
     run: async (ctx, { id, date }) =>
       withEtag(ctx, (await ctx.services.recurrence.materializeOccurrence(id, date)).task),
   }),
@@ -164,6 +168,7 @@ export const taskTools = [
       date: z.string().describe('Instance date to skip (YYYY-MM-DD)'),
       etag: ETAG,
     }),
+    annotations: { destructiveHint: false, idempotentHint: true },
     run: async (ctx, { id, date, etag }) =>
       withEtag(ctx, await ctx.services.recurrence.skipInstance(id, date, preconditionOfArg(etag))),
   }),
@@ -175,6 +180,7 @@ export const taskTools = [
       date: z.string().describe('Instance date to unskip (YYYY-MM-DD)'),
       etag: ETAG,
     }),
+    annotations: { idempotentHint: true },
     run: async (ctx, { id, date, etag }) =>
       withEtag(ctx, await ctx.services.recurrence.unskipInstance(id, date, preconditionOfArg(etag))),
   }),
@@ -183,6 +189,7 @@ export const taskTools = [
     description:
       "Create a task by parsing natural language text (e.g. 'Buy groceries tomorrow #shopping @home')",
     input: z.object({ text: z.string().describe('Natural language task description') }),
+    annotations: { destructiveHint: false },
     run: async (ctx, { text }) => {
       const { task, parsed } = await ctx.services.nlp.create(text);
       return { parsed, task: withEtag(ctx, task) };

@@ -13,6 +13,7 @@ export const timeTools = [
       id: ID,
       description: z.string().optional().describe('Description for the time session'),
     }),
+    annotations: { destructiveHint: false },
     run: async (ctx, { id, description }) =>
       withEtag(ctx, (await ctx.services.time.start(id, description)).task),
   }),

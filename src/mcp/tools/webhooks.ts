@@ -62,6 +62,7 @@ export const webhookTools = [
       signing: SIGNING.optional(),
       retrySchedule: RETRY_SCHEDULE.optional(),
     }),
+    annotations: { destructiveHint: false },
     run: async (ctx, { signing, ...args }) => ({
       webhook: await ctx.services.webhooks.create({
         ...args,
@@ -90,6 +91,7 @@ export const webhookTools = [
       signing: SIGNING.optional(),
       retrySchedule: RETRY_SCHEDULE.optional(),
     }),
+    annotations: { idempotentHint: true },
     run: async (ctx, { id, ...patch }) => {
       const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
       return { webhook: await ctx.services.webhooks.update(id, changes as WebhookPatch) };
@@ -99,7 +101,7 @@ export const webhookTools = [
     name: 'tasknotes_delete_webhook',
     description: 'Delete a webhook; its pending deliveries end as failed',
     input: z.object({ id: WEBHOOK_ID }),
-    annotations: { destructiveHint: true },
+    annotations: { destructiveHint: true, idempotentHint: true },
     run: async (ctx, { id }) => {
       ctx.services.webhooks.remove(id);
       return { deleted: true, id };
@@ -110,6 +112,7 @@ export const webhookTools = [
     description:
       'Send a signed webhook.ping event to an active webhook, whatever events it subscribes to; answers the queued delivery',
     input: z.object({ id: WEBHOOK_ID }),
+    annotations: { destructiveHint: false, openWorldHint: true },
     run: async (ctx, { id }) => ({ delivery: ctx.services.webhooks.ping(id) }),
   }),
   defineTool({
@@ -161,6 +164,7 @@ export const webhookTools = [
     description:
       'Send a delivery again now (same id and payload), followed by the webhook’s retry schedule if it fails; the webhook must be active',
     input: z.object({ id: DELIVERY_ID }),
+    annotations: { destructiveHint: false, openWorldHint: true },
     run: async (ctx, { id }) => ({ delivery: ctx.services.webhooks.redeliver(id) }),
   }),
 ];
