@@ -83,3 +83,16 @@ export function icsCalendar(events: string[]): string {
 export function icsEvent(fields: Record<string, string>): string {
   return ['BEGIN:VEVENT', ...Object.entries(fields).map(([k, v]) => `${k}:${v}`), 'END:VEVENT'].join('\r\n');
 }
+
+/**
+ * A feed whose one rule ical.js never finishes expanding (no 31 February: it looks for one in a
+ * call that does not return), to test the time limit of a feed's read and its interruption.
+ */
+export const ENDLESS_RULE_ICS = icsCalendar([
+  icsEvent({
+    UID: 'never',
+    SUMMARY: 'No 31 February',
+    DTSTART: '20260101T090000Z',
+    RRULE: 'FREQ=DAILY;BYMONTH=2;BYMONTHDAY=31',
+  }),
+]);

@@ -8,26 +8,13 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { ENDLESS_RULE_ICS } from '../helpers/calendar-fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server-process.js';
-
-const NEVER = [
-  'BEGIN:VCALENDAR',
-  'VERSION:2.0',
-  'PRODID:-//test//EN',
-  'BEGIN:VEVENT',
-  'UID:never',
-  'SUMMARY:No 31 February',
-  'DTSTART:20260101T090000Z',
-  'RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=31',
-  'END:VEVENT',
-  'END:VCALENDAR',
-  '',
-].join('\r\n');
 
 describe('calendar feeds over their limits (real server)', () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({ files: { 'Calendars/never.ics': NEVER } });
+    server = await startTestServer({ files: { 'Calendars/never.ics': ENDLESS_RULE_ICS } });
   });
   after(() => server.cleanup());
 

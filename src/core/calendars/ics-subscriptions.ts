@@ -28,7 +28,7 @@ export interface SubscriptionStatus extends IcsSubscription {
 }
 
 /** What a subscription's status says of a feed's events that could not be read. */
-export function skippedWarning(skipped: number, firstError: string | undefined): string {
+function skippedWarning(skipped: number, firstError: string | undefined): string {
   const why = firstError ? `: ${firstError}` : '';
   return skipped === 1
     ? `1 event could not be read and was left out${why}`

@@ -14,22 +14,9 @@ import { CALENDAR_STOPPING, CalendarService } from '../../../src/core/calendars/
 import { silentLogger } from '../../../src/core/logger.js';
 import { createHttpClient } from '../../../src/core/net/http-client.js';
 import { SettingsStore } from '../../../src/core/state/settings.js';
+import { ENDLESS_RULE_ICS } from '../../helpers/calendar-fixtures.js';
 import { ManualClock } from '../../helpers/manual-clock.js';
 import { tempDir } from '../../helpers/temp.js';
-
-/** No 31 February: ical.js looks for one in a call that does not return. */
-const ENDLESS = [
-  'BEGIN:VCALENDAR',
-  'VERSION:2.0',
-  'PRODID:-//test//EN',
-  'BEGIN:VEVENT',
-  'UID:never',
-  'DTSTART:20260101T090000Z',
-  'RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=31',
-  'END:VEVENT',
-  'END:VCALENDAR',
-  '',
-].join('\r\n');
 
 const stopping = { code: 'UNAVAILABLE', message: CALENDAR_STOPPING };
 
@@ -87,7 +74,7 @@ describe('CalendarService.interrupt', () => {
     (await calendars.addSubscription({ name: 'Feed', enabled: false, ...source })).id;
 
   it('gives up a feed being read on its thread, keeping no error for the feed', async () => {
-    await writeFile(path.join(vault.dir, 'never.ics'), ENDLESS);
+    await writeFile(path.join(vault.dir, 'never.ics'), ENDLESS_RULE_ICS);
     const id = await subscribe({ filePath: 'never.ics' });
     const took = await interrupted(calendars.refresh(id));
     assert.ok(took < 2_000, `the refresh failed after ${took.toFixed(0)} ms`);
