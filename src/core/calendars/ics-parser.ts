@@ -345,25 +345,9 @@ function eventsOf(root: Component, options: ParseIcsOptions, skip: Skip): Calend
     if ((vevent.hasProperty('recurrence-id') && !orphan) || isSkipped(vevent, owner)) return [];
     const dtstart = vevent.getFirstPropertyValue('dtstart');
     if (!(dtstart instanceof ICAL.Time)) return [];
-    if (orphan) {
-      const seriesId = `${subscriptionId}-${uid}`;
-      const one: CalendarEvent = {
-        id: `${seriesId}-${occurrenceKey(rid, tzidOf(vevent, 'recurrence-id'))}`,
-        subscriptionId,
-        allDay: dtstart.isDate,
-        ...details(vevent),
-        start: render(dtstart, tzidOf(vevent, 'dtstart')),
-        recurringEventId: seriesId,
-      };
-      if (hasEnd(vevent)) {
-        one.end = render(
-          new ICAL.Event(vevent).endDate,
-          tzidOf(vevent, 'dtend') ?? tzidOf(vevent, 'dtstart'),
-        );
-      }
-      return [one];
-    }
-    const eventId = uid ? `${subscriptionId}-${uid}` : `${subscriptionId}-${subscriptionId}-${index}`;
+    const seriesId = uid ? `${subscriptionId}-${uid}` : `${subscriptionId}-${subscriptionId}-${index}`;
+    // An orphan is one occurrence of its series: its id names which.
+    const eventId = orphan ? `${seriesId}-${occurrenceKey(rid, tzidOf(vevent, 'recurrence-id'))}` : seriesId;
     const startTz = tzidOf(vevent, 'dtstart');
     const endTz = tzidOf(vevent, 'dtend') ?? startTz;
     // Overrides are matched above (byKey). Left to itself, ical.js relates every RECURRENCE-ID
@@ -372,7 +356,7 @@ function eventsOf(root: Component, options: ParseIcsOptions, skip: Skip): Calend
     const event = new ICAL.Event(vevent, { exceptions: [] });
     const base = { subscriptionId, allDay: dtstart.isDate };
 
-    if (!event.isRecurring()) {
+    if (orphan || !event.isRecurring()) {
       const single: CalendarEvent = {
         id: eventId,
         ...base,
@@ -380,6 +364,7 @@ function eventsOf(root: Component, options: ParseIcsOptions, skip: Skip): Calend
         start: render(dtstart, startTz),
       };
       if (hasEnd(vevent)) single.end = render(event.endDate, endTz);
+      if (orphan) single.recurringEventId = seriesId;
       return [single];
     }
 
