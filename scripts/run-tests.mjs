@@ -1,20 +1,20 @@
 // Runs every *.test.ts under test/ and src/ with Node's built-in test runner (TypeScript through
 // tsx). Pass file or folder paths to run a subset: `npm test -- test/http`.
 //
-// The runner gives every file a process of its own. A unit test file spends most of that process
-// starting Node and tsx: 0.6-0.9 s of CPU for tests that take a few ms. Those files share UNIT_SHARDS
-// processes instead, one entry file each that imports them, started before the other files (a
-// long entry started last ends the run late). Files that keep a process of their own: everything
-// under test/integration and test/web (servers, browsers, child processes, real time), and any
-// file that sets process.env when it loads (a time zone, say), which would hold for its
-// neighbours too. Measured on the 2-core development machine (Node 20.20, whole run): 180 s one
-// process per file, 173 s shared, 146 s shared and started first.
+// Node's runner gives every file a process of its own, and most of that process goes to starting
+// Node and tsx: 0.6-0.9 s of CPU, more than many files' tests take (an integration file that starts
+// the built server twice takes 2-3 s in all). So most files share SHARDS processes, one entry file
+// each that imports them; top-level tests in one process run one after another. A file keeps a
+// process of its own when it is long or spends its time waiting (Chromium, the packed package's
+// install, child processes that are killed, real-time delivery retries: ORDER, longest first), so
+// that it runs beside the CPU-bound shards instead of holding one up, or when it sets process.env
+// as it loads (a time zone, say), which would hold for its neighbours too.
 //
-// For the same reason the longest files of their own start right after the shards (LONGEST_FIRST,
-// each 13-48 s in CI's logs: packing and installing the package, Chromium, the command line's
-// child processes, the kill -9 and external-edit runs); the others follow in path order. Two
-// alternating whole runs each (Node 20.20): 170 and 166 s in path order, 152 and 151 s with these
-// first. A file missing from the list only starts later; nothing depends on the order.
+// The runner starts files in the order of their names, not of its arguments: each process gets an
+// entry file whose name starts with its place in ORDER, so the long ones start first and none
+// starts last. Whole runs on the 2-core development machine (Node 20.20): 159 s with unit files
+// shared and the rest in path order, 143-150 s with the integration files shared as well and the
+// long ones started first.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -42,44 +42,61 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-const UNIT_SHARDS = 3;
+const SHARDS = 6;
 /** A file's path from the working folder, with `/` between folders on every system. */
 const relPath = (file) => path.relative(process.cwd(), path.resolve(file)).split(path.sep).join('/');
-const ownProcess = (file) =>
-  /^test\/(integration|web)\//.test(relPath(file)) || /^process\.env\./m.test(readFileSync(file, 'utf8'));
-const LONGEST_FIRST = [
+// Files with a process of their own, in the order they start; `SHARDS` marks where the shared
+// processes start. A long file missing from the list only shares a process (a longer shard);
+// nothing depends on the order.
+const ORDER = [
+  'test/integration/settings-page.test.ts',
   'test/integration/package.test.ts',
-  'test/web/',
+  'test/integration/mcp-forward.test.ts',
+  'SHARDS',
   'test/integration/cli.test.ts',
-  'test/integration/external-edits.test.ts',
   'test/integration/crash-loop.test.ts',
   'test/integration/docs.test.ts',
+  'test/integration/external-edits.test.ts',
+  'test/integration/webhooks-durable.test.ts',
+  'test/integration/webhooks-delivery.test.ts',
+  'test/integration/webhooks-flapping.test.ts',
+  'test/integration/gates.test.ts',
+  'test/integration/pomodoro.test.ts',
+  'test/integration/webhooks-events.test.ts',
+  'test/integration/vault-gone.test.ts',
+  'test/integration/reminders.test.ts',
 ];
-const rank = (file) => {
-  const i = LONGEST_FIRST.findIndex((start) => relPath(file).startsWith(start));
-  return i === -1 ? LONGEST_FIRST.length : i;
-};
-// Array.prototype.sort is stable: within a rank, path order stays.
-const alone = files.filter(ownProcess).sort((a, b) => rank(a) - rank(b));
-const shared = files.filter((file) => !ownProcess(file));
-const entries = [];
-if (shared.length > 1) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'taskdown-unit-tests-'));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const shards = Math.min(UNIT_SHARDS, shared.length);
-  for (let k = 0; k < shards; k++) {
-    // Every shard takes every k-th file, so the large folders spread over all of them.
-    const imports = shared
-      .filter((_, i) => i % shards === k)
-      .map((file) => `import ${JSON.stringify(pathToFileURL(path.resolve(file)).href)};\n`);
-    const entry = path.join(dir, `unit-${k + 1}.test.mjs`);
-    writeFileSync(entry, imports.join(''));
-    entries.push(entry);
-  }
-} else {
-  entries.push(...shared);
+const setsEnv = (file) => /^process\.env\./m.test(readFileSync(file, 'utf8'));
+const alone = new Map(ORDER.map((name) => [name, []]));
+const shared = [];
+for (const file of files) {
+  if (alone.has(relPath(file))) alone.get(relPath(file)).push(file);
+  else if (setsEnv(file)) alone.get('SHARDS').push(file);
+  else shared.push(file);
 }
-entries.push(...alone);
+const shards = Array.from({ length: Math.min(SHARDS, shared.length) }, () => []);
+// Every shard takes every k-th file, so the large folders spread over all of them.
+shared.forEach((file, i) => shards[i % shards.length].push(file));
+const groups = [];
+for (const [name, own] of alone) {
+  if (name === 'SHARDS')
+    groups.push(
+      ...shards.filter((s) => s.length > 0).map((s, k) => ({ label: `shared-${k + 1}`, files: s })),
+    );
+  groups.push(
+    ...own.map((file) => ({ label: path.basename(file).replace(/\.test\.\w+$/, ''), files: [file] })),
+  );
+}
+const dir = mkdtempSync(path.join(os.tmpdir(), 'taskdown-tests-'));
+process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+const entries = groups.map((group, i) => {
+  const entry = path.join(dir, `${String(i).padStart(3, '0')}-${group.label}.test.mjs`);
+  writeFileSync(
+    entry,
+    group.files.map((file) => `import ${JSON.stringify(pathToFileURL(path.resolve(file)).href)};\n`).join(''),
+  );
+  return entry;
+});
 
 // The whole run is bounded instead of each file being force-exited (`--test-force-exit`, which on
 // Node 20 can drop the reports of a file's last tests): a test file whose open handles kept it
