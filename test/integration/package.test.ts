@@ -30,15 +30,22 @@ interface PackEntry {
   files: { path: string; size: number }[];
 }
 
-function get(url: string): Promise<{ status: number; body: string }> {
+/** A GET, or a POST of `json` when given. */
+function get(url: string, json?: unknown): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
+    const body = json === undefined ? undefined : JSON.stringify(json);
     http
-      .get(url, (res) => {
-        let body = '';
-        res.setEncoding('utf8').on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      })
-      .on('error', reject);
+      .request(
+        url,
+        { method: body ? 'POST' : 'GET', headers: body ? { 'content-type': 'application/json' } : {} },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (c: string) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      )
+      .on('error', reject)
+      .end(body);
   });
 }
 
@@ -53,7 +60,7 @@ async function serveAndCheck(
   bin: string,
   dir: string,
   env: Record<string, string> = {},
-): Promise<{ status: number; body: string; stderr: string; served: Record<string, number> }> {
+): Promise<{ status: number; body: string; stderr: string; served: Record<string, number>; parsed: string }> {
   const child = spawn(
     process.execPath,
     [
@@ -92,7 +99,9 @@ async function serveAndCheck(
     });
     const served: Record<string, number> = {};
     for (const p of SERVED) served[p] = (await get(`${url}${p}`)).status;
-    return { ...(await get(`${url}/api/health`)), stderr, served };
+    // The NLP parser is a file of its own beside the server's bundle, loaded on this first use.
+    const parsed = (await get(`${url}/api/nlp/parse`, { text: 'Call Ana tomorrow #work' })).body;
+    return { ...(await get(`${url}/api/health`)), stderr, served, parsed };
   } finally {
     child.kill('SIGTERM');
     await exited;
@@ -145,6 +154,7 @@ describe('the npm package', () => {
       'dist/bin/taskdown.js',
       'dist/bin/server.cjs',
       'dist/bin/note-reader-thread.cjs',
+      'dist/bin/nlp-parser.cjs',
       'dist/bin/THIRD-PARTY-NOTICES.txt',
       'dist/web/index.html',
       'dist/web/THIRD-PARTY-NOTICES.txt',
@@ -191,11 +201,16 @@ describe('the npm package', () => {
     const top = await readdir(path.join(tmp.dir, 'prefix', 'node_modules'));
     for (const name of dependencies) assert.ok(top.includes(name.split('/')[0]!), `${name} not installed`);
     assert.deepEqual(
-      ['fastify', 'pino', 'yaml', 'js-yaml', 'ical.js', '@fastify/swagger'].filter((name) =>
-        dependencies.includes(name),
+      ['fastify', 'pino', 'yaml', 'js-yaml', 'ical.js', '@fastify/swagger', 'tasknotes-nlp-core'].filter(
+        (name) => dependencies.includes(name),
       ),
       [],
     );
+    // The NLP parser's packages are in its bundle, not installed (date-fns alone is 5,000 files).
+    for (const name of ['tasknotes-nlp-core', 'chrono-node', 'date-fns']) {
+      assert.ok(bundled.has(name), `${name} is not in the notices`);
+      assert.ok(!top.includes(name), `${name} is installed`);
+    }
   });
 
   it('serves a demo vault from the installed package', async () => {
@@ -204,6 +219,10 @@ describe('the npm package', () => {
     assert.equal((JSON.parse(res.body) as { data: { status: string } }).data.status, 'ok');
     // The settings page and Swagger UI from the package's own files.
     assert.deepEqual(res.served, Object.fromEntries(SERVED.map((p) => [p, 200])));
+    const { parsed } = (JSON.parse(res.parsed) as { data: { parsed: { title: string; tags: string[] } } })
+      .data;
+    assert.equal(parsed.title, 'Call Ana');
+    assert.deepEqual(parsed.tags, ['work']);
   });
 
   it('walks and reads a large vault on its reader thread', async () => {
