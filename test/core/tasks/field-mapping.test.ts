@@ -92,6 +92,13 @@ describe('field mapping', () => {
     assert.equal(t.reminders, undefined);
     assert.deepEqual(t.attachments, ['a']);
     assert.equal(t.sortOrder, 'a0');
+    // Ten years of a daily habit, each day listed twice: each day once, in order.
+    const days = Array.from({ length: 3_650 }, (_, i) => new Date(Date.UTC(2020, 0, 1 + i)).toISOString());
+    const habit = normalizeFrontmatter({ title: 'Walk', complete_instances: [...days, ...days] }, opts());
+    assert.deepEqual(
+      habit.complete_instances,
+      days.map((d) => d.slice(0, 10)),
+    );
   });
 
   it('reads through a remapped key and copies user fields twice', () => {
@@ -133,6 +140,11 @@ describe('field mapping', () => {
   it('normalises tags and link syntax', () => {
     assert.deepEqual(normalizeTags('#task'), ['task']);
     assert.deepEqual(normalizeTags(null), []);
+    assert.deepEqual(normalizeTags(['b', '#a', 'a', 'b', ' c d ']), ['b', 'a', 'c-d']);
+    // Long lists (a Set instead of a search per tag): the first of each, in order.
+    const many = Array.from({ length: 50_000 }, (_, i) => `t${i % 20_000}`);
+    assert.deepEqual(normalizeTags(many), many.slice(0, 20_000));
+    assert.deepEqual(normalizeTags([...many.slice(0, 20), '#t3', 't21']), many.slice(0, 20).concat('t21'));
     assert.equal(linkTarget('[[A/B#h|x]]'), 'A/B');
     assert.equal(linkTarget('[x](My%20Task.md)'), 'My Task.md');
     assert.equal(linkTarget('plain'), 'plain');
