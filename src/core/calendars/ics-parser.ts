@@ -2,8 +2,9 @@
  * ICS text → calendar events (as in the TaskNotes plugin), with ical.js.
  *
  * - Zones: VTIMEZONE blocks in the file are used by ical.js directly; TZIDs without a block are
- *   resolved through time-zones.ts (IANA names, Windows names, "(UTC+01:00)" labels); floating
- *   times use the machine's zone.
+ *   resolved through time-zones.ts (IANA names, Windows names, "(UTC+01:00)" labels). Floating
+ *   times (no zone) are in the calendar's zone when it names one that resolves (X-WR-TIMEZONE,
+ *   which Apple's, Google's and Outlook's calendars honour the same way), else in the machine's.
  * - Recurring events are expanded from DTSTART up to `now + horizonDays`, keeping at most
  *   `maxInstances` of a series: those from a month before now on first. EXDATEs are skipped by
  *   ical.js's expansion; RECURRENCE-ID overrides replace their occurrence (matched on the UTC
@@ -95,13 +96,13 @@ function isSkipped(vevent: Component, owner: string | undefined): boolean {
  * ical.js removes them too, but walks its sorted EXDATE list one step per occurrence: an EXDATE
  * listed twice, or one that is no occurrence, made it keep the next excluded occurrence.
  */
-function exdatesOf(vevent: Component): Set<string> {
+function exdatesOf(vevent: Component, calendarZone: string | undefined): Set<string> {
   const keys = new Set<string>();
   for (const property of vevent.getAllProperties('exdate')) {
     const tzid = property.getParameter('tzid');
     for (const value of property.getValues()) {
       if (value instanceof ICAL.Time)
-        keys.add(occurrenceKey(value, typeof tzid === 'string' ? tzid : undefined));
+        keys.add(occurrenceKey(value, typeof tzid === 'string' && tzid !== '' ? tzid : calendarZone));
     }
   }
   return keys;
@@ -116,6 +117,12 @@ function addressOf(attendee: Property): string {
         .trim()
         .toLowerCase()
     : '';
+}
+
+/** The zone the calendar gives for its floating times (X-WR-TIMEZONE), when it resolves. */
+function calendarZoneOf(root: Component): string | undefined {
+  const name = root.getFirstPropertyValue('x-wr-timezone');
+  return typeof name === 'string' && resolveTzid(name) !== undefined ? name : undefined;
 }
 
 /** The calendar owner's address, where the calendar's name is one (Google's feeds). */
@@ -302,6 +309,10 @@ function eventsOf(root: Component, options: ParseIcsOptions, skip: Skip): Calend
   const iterations = { left: options.feedIterations ?? 500_000 };
 
   const owner = ownerOf(root);
+  const calendarZone = calendarZoneOf(root);
+  /** The zone a floating value of `component`'s `name` property is read in (see utcMillis). */
+  const zoneOf = (component: Component, name: string): string | undefined =>
+    tzidOf(component, name) ?? calendarZone;
   const vevents = root.getAllSubcomponents('vevent');
   /** UIDs of the series (and single events) in the feed, to tell overrides without one. */
   const masters = new Set<string>();
@@ -316,7 +327,7 @@ function eventsOf(root: Component, options: ParseIcsOptions, skip: Skip): Calend
       if (!uid || !(rid instanceof ICAL.Time)) continue;
       let byKey = overrides.get(uid);
       if (!byKey) overrides.set(uid, (byKey = new Map()));
-      byKey.set(occurrenceKey(rid, tzidOf(v, 'recurrence-id')), v);
+      byKey.set(occurrenceKey(rid, zoneOf(v, 'recurrence-id')), v);
     } catch (err) {
       unreadable.add(v);
       skip(err, nameOf(v));
@@ -347,8 +358,8 @@ function eventsOf(root: Component, options: ParseIcsOptions, skip: Skip): Calend
     if (!(dtstart instanceof ICAL.Time)) return [];
     const seriesId = uid ? `${subscriptionId}-${uid}` : `${subscriptionId}-${subscriptionId}-${index}`;
     // An orphan is one occurrence of its series: its id names which.
-    const eventId = orphan ? `${seriesId}-${occurrenceKey(rid, tzidOf(vevent, 'recurrence-id'))}` : seriesId;
-    const startTz = tzidOf(vevent, 'dtstart');
+    const eventId = orphan ? `${seriesId}-${occurrenceKey(rid, zoneOf(vevent, 'recurrence-id'))}` : seriesId;
+    const startTz = zoneOf(vevent, 'dtstart');
     const endTz = tzidOf(vevent, 'dtend') ?? startTz;
     // Overrides are matched above (byKey). Left to itself, ical.js relates every RECURRENCE-ID
     // event of the feed to each event it reads, whatever its UID: a feed of 4,000 events and
@@ -378,7 +389,7 @@ function eventsOf(root: Component, options: ParseIcsOptions, skip: Skip): Calend
       if (override) {
         const oStart = override.getFirstPropertyValue('dtstart');
         const start = oStart instanceof ICAL.Time ? oStart : occurrence;
-        const oTz = oStart instanceof ICAL.Time ? tzidOf(override, 'dtstart') : startTz;
+        const oTz = oStart instanceof ICAL.Time ? zoneOf(override, 'dtstart') : startTz;
         out = {
           id,
           subscriptionId,
@@ -411,7 +422,7 @@ function eventsOf(root: Component, options: ParseIcsOptions, skip: Skip): Calend
     // loses the current ones). Occurrences are numbered from DTSTART all the same, so an
     // instance keeps its id from one fetch to the next; those before RECENT_MS are only made
     // into instances once known to be kept.
-    const excluded = exdatesOf(vevent);
+    const excluded = exdatesOf(vevent, calendarZone);
     const recentFrom = now - RECENT_MS;
     const earlier: Array<[Time, string]> = [];
     const recent: CalendarEvent[] = [];

@@ -136,6 +136,65 @@ describe('parseIcs', () => {
     assert.equal(at('W. Europe Standard Time'), '2026-07-10T07:00:00.000Z');
   });
 
+  it("reads floating times in the calendar's X-WR-TIMEZONE, not the machine's zone", () => {
+    // Chatham: +13:45 in January, +12:45 from April (no machine this runs on is there).
+    const feed = (zone: string | undefined, ...event: string[]): string =>
+      [
+        'BEGIN:VCALENDAR',
+        ...(zone === undefined ? [] : [`X-WR-TIMEZONE:${zone}`]),
+        'BEGIN:VEVENT',
+        ...event,
+        'END:VEVENT',
+        'END:VCALENDAR',
+      ].join('\r\n');
+    const parse = (source: string) => parseIcs(source, { subscriptionId: 's', now });
+    const weekly = [
+      'UID:weekly',
+      'SUMMARY:Floating weekly',
+      'DTSTART:20260301T090000',
+      'DTEND:20260301T100000',
+      'RRULE:FREQ=WEEKLY;COUNT=8',
+      'EXDATE:20260315T090000',
+    ];
+    const instances = parse(feed('Pacific/Chatham', ...weekly));
+    assert.deepEqual(
+      instances.map((e) => [e.start, e.end]),
+      [
+        // 09:00 on 1 March in Chatham (+13:45) is 19:15 UTC the day before; 5 April is after
+        // its change to +12:45. The EXDATE, floating too, is read in the same zone.
+        ['2026-02-28T19:15:00.000Z', '2026-02-28T20:15:00.000Z'],
+        ['2026-03-07T19:15:00.000Z', '2026-03-07T20:15:00.000Z'],
+        ['2026-03-21T19:15:00.000Z', '2026-03-21T20:15:00.000Z'],
+        ['2026-03-28T19:15:00.000Z', '2026-03-28T20:15:00.000Z'],
+        ['2026-04-04T20:15:00.000Z', '2026-04-04T21:15:00.000Z'],
+        ['2026-04-11T20:15:00.000Z', '2026-04-11T21:15:00.000Z'],
+        ['2026-04-18T20:15:00.000Z', '2026-04-18T21:15:00.000Z'],
+      ],
+    );
+    // A Windows name works too; a zone written on the value, or UTC, is kept.
+    assert.equal(
+      parse(feed('Tokyo Standard Time', 'UID:a', 'DTSTART:20260110T090000'))[0]?.start,
+      '2026-01-10T00:00:00.000Z',
+    );
+    assert.equal(
+      parse(feed('Pacific/Chatham', 'UID:b', 'DTSTART;TZID=Asia/Tokyo:20260110T090000'))[0]?.start,
+      '2026-01-10T00:00:00.000Z',
+    );
+    assert.equal(
+      parse(feed('Pacific/Chatham', 'UID:c', 'DTSTART:20260110T090000Z'))[0]?.start,
+      '2026-01-10T09:00:00.000Z',
+    );
+    // All-day events stay days; a zone that does not resolve leaves the machine's zone.
+    assert.equal(
+      parse(feed('Pacific/Chatham', 'UID:d', 'DTSTART;VALUE=DATE:20260110'))[0]?.start,
+      '2026-01-10',
+    );
+    assert.equal(
+      parse(feed('Mars/Olympus_Mons', 'UID:e', 'DTSTART:20260110T090000'))[0]?.start,
+      parse(feed(undefined, 'UID:e', 'DTSTART:20260110T090000'))[0]?.start,
+    );
+  });
+
   it('renders all-day events as dates with exclusive ends, and expands all-day series', () => {
     const holiday = byTitle('Holiday')[0];
     assert.deepEqual(
