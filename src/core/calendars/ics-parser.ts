@@ -166,11 +166,17 @@ function plus(t: Time, d: Duration): Time {
   return end;
 }
 
-/** What a feed gave: its events, and how many of its events could not be read (the first error). */
+/**
+ * What a feed gave: its events, how many of its events could not be read (the first error), and
+ * how many series had more occurrences than are expanded (see maxIterations): the first one's
+ * name and its last occurrence looked at, after which its instances are missing.
+ */
 export interface ParsedIcs {
   events: CalendarEvent[];
   skipped: number;
   firstError?: string;
+  cutShort?: number;
+  firstCutShort?: { name?: string; after: string };
 }
 
 export function parseIcs(source: string, options: ParseIcsOptions): CalendarEvent[] {
@@ -190,14 +196,26 @@ export function parseIcsDetailed(source: string, options: ParseIcsOptions): Pars
     const shown = name === undefined || name === '' ? '' : `event "${name.slice(0, NAME_CHARS)}": `;
     skipped.first ??= `${shown}${message}`;
   };
+  const cut = { count: 0, first: undefined as ParsedIcs['firstCutShort'] };
+  const cutShort: CutShort = (after, name) => {
+    cut.count += 1;
+    cut.first ??= {
+      ...(name === undefined || name === '' ? {} : { name: name.slice(0, NAME_CHARS) }),
+      after,
+    };
+  };
   const root = readCalendar(source, skip);
-  const events = eventsOf(root, options, skip);
+  const events = eventsOf(root, options, skip, cutShort);
   return {
     events,
     skipped: skipped.count,
     ...(skipped.first === undefined ? {} : { firstError: skipped.first }),
+    ...(cut.first === undefined ? {} : { cutShort: cut.count, firstCutShort: cut.first }),
   };
 }
+
+/** Counts a series whose expansion stopped at a limit, at the occurrence `after` (ISO). */
+type CutShort = (after: string, name?: string) => void;
 
 const VEVENT_BLOCK = /^BEGIN:VEVENT\r?\n[\s\S]*?^END:VEVENT\r?(?:\n|$)/gim;
 
@@ -301,7 +319,12 @@ function splitAtEnd(frame: string): [string, string] {
   return at === -1 ? [frame, ''] : [frame.slice(0, at), frame.slice(at)];
 }
 
-function eventsOf(root: Component, options: ParseIcsOptions, skip: Skip): CalendarEvent[] {
+function eventsOf(
+  root: Component,
+  options: ParseIcsOptions,
+  skip: Skip,
+  cutShort: CutShort,
+): CalendarEvent[] {
   const { subscriptionId, now } = options;
   const horizon = now + (options.horizonDays ?? 365) * 86_400_000;
   const maxInstances = options.maxInstances ?? 3000;
@@ -428,11 +451,21 @@ function eventsOf(root: Component, options: ParseIcsOptions, skip: Skip): Calend
     const recent: CalendarEvent[] = [];
     const iterator = event.iterator();
     let emitted = 0;
+    /** Whether the series ended, or reached the horizon or its instances: not a limit. */
+    let done = false;
+    let last: Time | undefined;
     for (let i = 0; i < maxIterations && iterations.left > 0; i++, iterations.left--) {
       const occurrence = iterator.next();
-      if (!occurrence) break;
+      if (!occurrence) {
+        done = true;
+        break;
+      }
+      last = occurrence;
       const at = utcMillis(occurrence, startTz);
-      if (at > horizon) break;
+      if (at > horizon) {
+        done = true;
+        break;
+      }
       const key = occurrenceKey(occurrence, startTz);
       if (excluded.has(key) || excluded.has(`D${dateString(occurrence)}`)) continue;
       const override = byKey.get(key);
@@ -440,12 +473,16 @@ function eventsOf(root: Component, options: ParseIcsOptions, skip: Skip): Calend
       const id = `${eventId}-${emitted++}`;
       if (at >= recentFrom) {
         recent.push(instance(occurrence, id));
-        if (recent.length === maxInstances) break;
+        if (recent.length === maxInstances) {
+          done = true;
+          break;
+        }
       } else {
         earlier.push([occurrence, id]);
         if (earlier.length >= 2 * maxInstances) earlier.splice(0, earlier.length - maxInstances);
       }
     }
+    if (!done && last) cutShort(render(last, startTz), nameOf(vevent));
     const room = maxInstances - recent.length;
     const kept = room > 0 ? earlier.slice(-room).map(([occurrence, id]) => instance(occurrence, id)) : [];
     return [...kept, ...recent];

@@ -16,6 +16,7 @@ import type { SettingsStore } from '../state/settings.js';
 import { resolveVaultPath, type VaultPathPolicy } from '../vault/paths.js';
 import { fetchIcsSource, localMtime } from './ics-fetcher.js';
 import { parseIcsBounded, type IcsParseLimits } from './ics-parse-bounded.js';
+import type { ParsedIcs } from './ics-parser.js';
 import type { CacheEntry, SubscriptionCache } from './subscription-cache.js';
 import type { CalendarEvent, IcsSubscription } from './types.js';
 
@@ -27,12 +28,30 @@ export interface SubscriptionStatus extends IcsSubscription {
   lastWarning: string | null;
 }
 
-/** What a subscription's status says of a feed's events that could not be read. */
-function skippedWarning(skipped: number, firstError: string | undefined): string {
-  const why = firstError ? `: ${firstError}` : '';
-  return skipped === 1
-    ? `1 event could not be read and was left out${why}`
-    : `${skipped} events could not be read and were left out; the first${why}`;
+/**
+ * What a subscription's status says of what the feed's copy leaves out: events that could not be
+ * read, and instances of series with more occurrences than are expanded. Undefined when nothing.
+ */
+function feedWarning({ skipped, firstError, cutShort = 0, firstCutShort }: ParsedIcs): string | undefined {
+  const parts: string[] = [];
+  if (skipped > 0) {
+    const why = firstError ? `: ${firstError}` : '';
+    parts.push(
+      skipped === 1
+        ? `1 event could not be read and was left out${why}`
+        : `${skipped} events could not be read and were left out; the first${why}`,
+    );
+  }
+  if (cutShort > 0 && firstCutShort) {
+    const which = firstCutShort.name === undefined ? 'a recurring event' : `event "${firstCutShort.name}"`;
+    const where = `${which} after ${firstCutShort.after}`;
+    parts.push(
+      cutShort === 1
+        ? `1 recurring event has more occurrences than are expanded and was cut short: ${where}`
+        : `${cutShort} recurring events have more occurrences than are expanded and were cut short; the first: ${where}`,
+    );
+  }
+  return parts.length === 0 ? undefined : parts.join('; ');
 }
 
 export interface IcsSubscriptionsDeps {
@@ -243,15 +262,21 @@ export class IcsSubscriptions {
         signal: this.shutdown.signal,
       });
       const now = clock.now();
-      const { events, skipped, firstError } = await parseIcsBounded(
+      const parsed = await parseIcsBounded(
         source.text,
         { subscriptionId: sub.id, now },
         { ...this.deps.parseLimits, signal: this.shutdown.signal },
       );
-      entry = { events, fetchedAt: now, lastFetched: new Date(now).toISOString(), lastError: null };
-      if (skipped > 0) {
-        entry.lastWarning = skippedWarning(skipped, firstError);
-        log.warn({ subscription: id, warning: entry.lastWarning }, 'ICS subscription: events left out');
+      entry = {
+        events: parsed.events,
+        fetchedAt: now,
+        lastFetched: new Date(now).toISOString(),
+        lastError: null,
+      };
+      const warning = feedWarning(parsed);
+      if (warning !== undefined) {
+        entry.lastWarning = warning;
+        log.warn({ subscription: id, warning }, 'ICS subscription: events left out');
       }
       if (source.mtimeMs !== undefined) entry.sourceMtimeMs = source.mtimeMs;
     } catch (err) {

@@ -19,7 +19,7 @@ export const CacheEntrySchema = Type.Object({
   fetchedAt: Type.Union([Type.Number(), Type.Null()]),
   lastFetched: Nullable(Type.String()),
   lastError: Nullable(Type.String()),
-  /** Events of the feed that could not be read and were left out (see skippedWarning); none when absent. */
+  /** What the copy leaves out of the feed (see feedWarning in ics-subscriptions.ts); none when absent. */
   lastWarning: Type.Optional(Type.String()),
   /** Local feeds: file mtime at the last read, to notice edits. */
   sourceMtimeMs: Type.Optional(Type.Number()),

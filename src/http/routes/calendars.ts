@@ -37,7 +37,7 @@ export const SubscriptionSchema = Type.Object({
   lastError: Type.Union([Type.String(), Type.Null()]),
   lastWarning: Type.Union([Type.String(), Type.Null()], {
     description:
-      'Events of the feed that could not be read (an invalid date, an unknown recurrence rule) are left out and the others served; this says how many and why the first, until a fetch reads them all',
+      'What the copy of the feed leaves out, until a fetch reads it all: events that could not be read (an invalid date, an unknown recurrence rule; how many and why the first), and recurring events with more occurrences than are expanded (50,000 per series, 500,000 per feed; how many, and where the first stopped)',
   }),
 });
 

@@ -286,13 +286,36 @@ describe('parseIcs', () => {
       ['2010-12-30', '2010-12-31'],
     );
 
-    // The occurrences looked at are bounded per series and per feed.
-    const bounded = parseIcs(series('19900101T090000Z', 'FREQ=DAILY'), {
+    // The occurrences looked at are bounded per series and per feed, and a series cut short
+    // is counted with where it stopped (the subscription's lastWarning says so).
+    const bounded = parseIcsDetailed(series('19900101T090000Z', 'FREQ=DAILY'), {
       subscriptionId: 's',
       now,
       feedIterations: 100,
     });
-    assert.equal(bounded.at(-1)?.start, '1990-04-10T09:00:00.000Z');
+    assert.equal(bounded.events.at(-1)?.start, '1990-04-10T09:00:00.000Z');
+    assert.equal(bounded.cutShort, 1);
+    assert.deepEqual(bounded.firstCutShort, { name: 'Series', after: '1990-04-10T09:00:00.000Z' });
+    const perSeries = parseIcsDetailed(series('20260101T000000Z', 'FREQ=MINUTELY'), {
+      subscriptionId: 's',
+      now,
+      maxIterations: 500,
+      maxInstances: 10_000,
+    });
+    assert.equal(perSeries.events.length, 500);
+    assert.deepEqual(perSeries.firstCutShort, { name: 'Series', after: '2026-01-01T08:19:00.000Z' });
+    // Ending, reaching the horizon or the instances kept is no cut.
+    for (const done of [
+      parseIcsDetailed(series('20000101T090000Z', 'FREQ=DAILY;UNTIL=20101231T090000Z'), {
+        subscriptionId: 's',
+        now,
+      }),
+      parseIcsDetailed(series('20260101T090000Z', 'FREQ=DAILY'), { subscriptionId: 's', now }),
+      parseIcsDetailed(series('20250101T000000Z', 'FREQ=HOURLY'), { subscriptionId: 's', now }),
+    ]) {
+      assert.equal(done.cutShort, undefined);
+      assert.equal(done.firstCutShort, undefined);
+    }
   });
 
   it('leaves out an event its owner declined, not one another attendee declined', () => {

@@ -121,6 +121,25 @@ describe('IcsSubscriptions', () => {
     assert.equal((await subs.refresh(added.id)).lastWarning, null);
   });
 
+  it('says in lastWarning which series it cut short, with events it left out', async () => {
+    // Hourly since 2015: more than the 50,000 occurrences a series is expanded to.
+    fixtures.routes.set('/long.ics', () => ({
+      body: icsCalendar([
+        icsEvent({ UID: 'bad', SUMMARY: 'Bad one', DTSTART: 'never' }),
+        icsEvent({ UID: 'standup', SUMMARY: 'Standup', DTSTART: '20150101T000000Z', RRULE: 'FREQ=HOURLY' }),
+      ]),
+    }));
+    const after = new Date(Date.UTC(2015, 0, 1) + 49_999 * 3_600_000).toISOString();
+    const added = await subs.add({ name: 'Long', url: `${fixtures.url}/long.ics`, enabled: false });
+    const long = await subs.refresh(added.id);
+    assert.equal(
+      long.lastWarning,
+      '1 event could not be read and was left out: event "Bad one": DTSTART is not a real date-time ' +
+        '(YYYYMMDDTHHMMSS); 1 recurring event has more occurrences than are expanded and was cut short: ' +
+        `event "Standup" after ${after}`,
+    );
+  });
+
   it('adds with defaults and an ics_ id, fetches in the background and reports lastFetched', async () => {
     const added = await subs.add({ name: ' Team ', url: `${fixtures.url}/feed.ics` });
     assert.match(added.id, /^ics_[a-z0-9]+$/);
