@@ -156,6 +156,44 @@ function details(
   return out;
 }
 
+/**
+ * The occurrences of a recurring event as ical.js gives them, as times. RFC 5545 counts DTSTART
+ * as the first instance of every series, but ical.js leaves it out of a series given by RDATEs
+ * alone; and it gives an RDATE period (`VALUE=PERIOD`) as a period, whose start is the occurrence
+ * and whose end is put in `ends` for it.
+ */
+function occurrencesOf(
+  event: InstanceType<typeof ICAL.Event>,
+  vevent: Component,
+  dtstart: Time,
+  ends: Map<Time, Time>,
+): { next(): Time | null } {
+  const inner = event.iterator();
+  let first: Time | undefined = vevent.hasProperty('rrule') ? undefined : dtstart;
+  return {
+    next() {
+      if (first) {
+        const start = first;
+        first = undefined;
+        return start;
+      }
+      for (;;) {
+        const value: unknown = inner.next();
+        if (!value) return null;
+        if (value instanceof ICAL.Period) {
+          const start = value.start;
+          ends.set(start, value.getEnd());
+          return start;
+        }
+        const time = value as Time;
+        // DTSTART given again as an RDATE is one instance.
+        if (!vevent.hasProperty('rrule') && time.compare(dtstart) === 0) continue;
+        return time;
+      }
+    },
+  };
+}
+
 function hasEnd(vevent: Component): boolean {
   return vevent.hasProperty('dtend') || vevent.hasProperty('duration');
 }
@@ -281,7 +319,8 @@ function nameOf(vevent: Component): string | undefined {
  * fails the whole parse: then each event is read on its own, beside the calendar's other parts
  * (its time zones), and the calendar is put together from those that read.
  */
-function readCalendar(source: string, skip: Skip): Component {
+function readCalendar(feed: string, skip: Skip): Component {
+  const source = markBareDates(feed);
   const parse = (text: string): Component => {
     const root = new ICAL.Component(ICAL.parse(text));
     if (root.name !== 'vcalendar') throw new Error(INVALID_ICS);
@@ -311,6 +350,21 @@ function readCalendar(source: string, skip: Skip): Component {
   }
   return root;
 }
+
+/**
+ * A date written without `VALUE=DATE` (`DTSTART:20260110`) is not allowed by RFC 5545, whose
+ * default type is a date-time, but calendar programs (Google's, Apple's) read it as that day, and
+ * feeds made by hand or by small libraries write it. ical.js reads it as a date-time from garbage
+ * (the event was left out): such values are marked as the dates they are.
+ */
+function markBareDates(source: string): string {
+  return source.replace(BARE_DATE, (line: string, name: string, params: string, rest: string) =>
+    /;VALUE=/i.test(params) ? line : `${name}${params};VALUE=DATE:${rest}`,
+  );
+}
+
+const BARE_DATE =
+  /^(DTSTART|DTEND|DUE|EXDATE|RDATE|RECURRENCE-ID)((?:;[^:\r\n]*)?):(\d{8}(?:,\d{8})*\r?)$/gim;
 
 /** `frame` cut before its last END:VCALENDAR line. */
 function splitAtEnd(frame: string): [string, string] {
@@ -433,7 +487,9 @@ function eventsOf(
           start: render(occurrence, startTz),
           allDay: base.allDay,
         };
-        if (withEnd) out.end = render(plus(occurrence, duration), startTz);
+        const periodEnd = periodEnds.get(occurrence);
+        if (periodEnd) out.end = render(periodEnd, startTz);
+        else if (withEnd) out.end = render(plus(occurrence, duration), startTz);
       }
       out.recurringEventId = eventId;
       return out;
@@ -449,7 +505,8 @@ function eventsOf(
     const recentFrom = now - RECENT_MS;
     const earlier: Array<[Time, string]> = [];
     const recent: CalendarEvent[] = [];
-    const iterator = event.iterator();
+    const periodEnds = new Map<Time, Time>();
+    const iterator = occurrencesOf(event, vevent, dtstart, periodEnds);
     let emitted = 0;
     /** Whether the series ended, or reached the horizon or its instances: not a limit. */
     let done = false;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { INVALID_ICS, parseIcs, parseIcsDetailed } from '../../../src/core/calendars/ics-parser.js';
+import type { CalendarEvent } from '../../../src/core/calendars/types.js';
 
 const ics = readFileSync(new URL('../../fixtures/ics/recurring.ics', import.meta.url), 'utf8');
 const now = Date.UTC(2026, 0, 1);
@@ -192,6 +193,80 @@ describe('parseIcs', () => {
     assert.equal(
       parse(feed('Mars/Olympus_Mons', 'UID:e', 'DTSTART:20260110T090000'))[0]?.start,
       parse(feed(undefined, 'UID:e', 'DTSTART:20260110T090000'))[0]?.start,
+    );
+  });
+
+  it('counts DTSTART as the first instance of an RDATE series, and reads RDATE periods', () => {
+    const feed = (...event: string[]): CalendarEvent[] =>
+      parseIcs(['BEGIN:VCALENDAR', 'BEGIN:VEVENT', ...event, 'END:VEVENT', 'END:VCALENDAR'].join('\r\n'), {
+        subscriptionId: 's',
+        now,
+      });
+    const spans = (events: CalendarEvent[]) => events.map((e) => [e.start, e.end]);
+    assert.deepEqual(
+      spans(
+        feed(
+          'UID:r',
+          'DTSTART:20260110T090000Z',
+          'DTEND:20260110T100000Z',
+          // DTSTART listed again is one instance; a period has its own end or duration.
+          'RDATE:20260110T090000Z,20260112T090000Z',
+          'RDATE;VALUE=PERIOD:20260115T090000Z/20260115T120000Z,20260116T090000Z/PT30M',
+        ),
+      ),
+      [
+        ['2026-01-10T09:00:00.000Z', '2026-01-10T10:00:00.000Z'],
+        ['2026-01-12T09:00:00.000Z', '2026-01-12T10:00:00.000Z'],
+        ['2026-01-15T09:00:00.000Z', '2026-01-15T12:00:00.000Z'],
+        ['2026-01-16T09:00:00.000Z', '2026-01-16T09:30:00.000Z'],
+      ],
+    );
+    // An EXDATE removes DTSTART as any other instance; with an RRULE nothing changes.
+    assert.deepEqual(
+      spans(feed('UID:x', 'DTSTART:20260110T090000Z', 'RDATE:20260112T090000Z', 'EXDATE:20260110T090000Z')),
+      [['2026-01-12T09:00:00.000Z', undefined]],
+    );
+    assert.deepEqual(
+      spans(
+        feed('UID:y', 'DTSTART:20260110T090000Z', 'RRULE:FREQ=DAILY;COUNT=2', 'RDATE:20260120T090000Z'),
+      ).map(([start]) => start),
+      ['2026-01-10T09:00:00.000Z', '2026-01-11T09:00:00.000Z', '2026-01-20T09:00:00.000Z'],
+    );
+  });
+
+  it('reads a date written without VALUE=DATE as that day, as calendar programs do', () => {
+    const events = parseIcs(
+      [
+        'BEGIN:VCALENDAR',
+        'BEGIN:VEVENT',
+        'UID:a',
+        'SUMMARY:Day off',
+        'DTSTART:20260110',
+        'DTEND:20260111',
+        'END:VEVENT',
+        'BEGIN:VEVENT',
+        'UID:b',
+        'SUMMARY:Daily',
+        'DTSTART:20260110',
+        'RRULE:FREQ=DAILY;COUNT=3',
+        'EXDATE:20260111',
+        'END:VEVENT',
+        'BEGIN:VEVENT',
+        'UID:c',
+        'SUMMARY:Said otherwise',
+        'DTSTART;VALUE=DATE-TIME:20260110',
+        'END:VEVENT',
+        'END:VCALENDAR',
+      ].join('\r\n'),
+      { subscriptionId: 's', now },
+    );
+    assert.deepEqual(
+      events.map((e) => [e.title, e.start, e.end, e.allDay]),
+      [
+        ['Day off', '2026-01-10', '2026-01-11', true],
+        ['Daily', '2026-01-10', undefined, true],
+        ['Daily', '2026-01-12', undefined, true],
+      ],
     );
   });
 
