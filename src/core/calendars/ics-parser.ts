@@ -13,7 +13,7 @@
  */
 import ICAL from 'ical.js';
 import type { CalendarEvent } from './types.js';
-import { resolveTzid, wallTimeToUtc } from './time-zones.js';
+import { resolveTzid, utcToWallTime, wallTimeToUtc, type ResolvedZone } from './time-zones.js';
 
 type Component = InstanceType<typeof ICAL.Component>;
 type Time = InstanceType<typeof ICAL.Time>;
@@ -50,11 +50,15 @@ function tzidOf(component: Component, name: string): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** Whether ical.js reads `t` in no zone it knows: a floating time, or a TZID without VTIMEZONE. */
+function floatingOrUnknown(t: Time): boolean {
+  const zone = t.zone;
+  return !zone || zone === ICAL.Timezone.localTimezone || zone.tzid === 'floating';
+}
+
 /** UTC milliseconds of a date-time, honouring the zone rules described above. */
 function utcMillis(t: Time, tzid: string | undefined): number {
-  const zone = t.zone;
-  const floatingOrUnknown = !zone || zone === ICAL.Timezone.localTimezone || zone.tzid === 'floating';
-  if (!floatingOrUnknown) return t.toUnixTime() * 1000;
+  if (!floatingOrUnknown(t)) return t.toUnixTime() * 1000;
   if (tzid) {
     const resolved = resolveTzid(tzid);
     if (resolved) return wallTimeToUtc(t, resolved);
@@ -191,6 +195,39 @@ function occurrencesOf(
         return time;
       }
     },
+  };
+}
+
+/**
+ * An RRULE's UNTIL in UTC (`…Z`, the form RFC 5545 asks for when DTSTART has a zone) is compared
+ * by ical.js with occurrences in a zone it does not know (a TZID without its VTIMEZONE, a floating
+ * time) as if their wall times were UTC: east of UTC the last occurrence was lost, west of it one
+ * past the end could be added. Such an UNTIL is rewritten as the wall time, in the zone those
+ * occurrences are read in (see utcMillis), of the instant it names.
+ */
+function untilInWallTime(vevent: Component, dtstart: Time, tzid: string | undefined): void {
+  if (dtstart.isDate || !floatingOrUnknown(dtstart)) return;
+  const resolved = tzid === undefined ? undefined : resolveTzid(tzid);
+  for (const property of vevent.getAllProperties('rrule')) {
+    const recur = property.getFirstValue();
+    const until = recur instanceof ICAL.Recur ? recur.until : null;
+    if (!until || until.isDate || until.zone !== ICAL.Timezone.utcTimezone) continue;
+    const wall = wallTimeAt(until.toUnixTime() * 1000, resolved);
+    (recur as InstanceType<typeof ICAL.Recur>).until = ICAL.Time.fromData({ ...wall, isDate: false });
+  }
+}
+
+/** The wall time at `ms` in `zone`, or in the machine's zone (floating times' fallback). */
+function wallTimeAt(ms: number, zone: ResolvedZone | undefined) {
+  if (zone) return utcToWallTime(ms, zone);
+  const d = new Date(ms);
+  return {
+    year: d.getFullYear(),
+    month: d.getMonth() + 1,
+    day: d.getDate(),
+    hour: d.getHours(),
+    minute: d.getMinutes(),
+    second: d.getSeconds(),
   };
 }
 
@@ -441,6 +478,7 @@ function eventsOf(
     // Overrides are matched above (byKey). Left to itself, ical.js relates every RECURRENCE-ID
     // event of the feed to each event it reads, whatever its UID: a feed of 4,000 events and
     // 1,000 overrides took 3 s in this constructor, 2 ms without.
+    untilInWallTime(vevent, dtstart, startTz);
     const event = new ICAL.Event(vevent, { exceptions: [] });
     const base = { subscriptionId, allDay: dtstart.isDate };
 

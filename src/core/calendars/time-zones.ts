@@ -42,6 +42,20 @@ function offsetAt(ms: number, zone: string): number {
   return asUtc - (ms - (ms % 1000));
 }
 
+/** The wall time `zone` shows at the UTC instant `ms` (whole seconds). */
+export function utcToWallTime(ms: number, zone: ResolvedZone): WallTime {
+  if ('iana' in zone) return wallTimeIn(ms, zone.iana) as WallTime;
+  const d = new Date(ms + zone.offsetMinutes * 60_000);
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+  };
+}
+
 /** The UTC instant at which `zone` shows wall time `w`. */
 export function wallTimeToUtc(w: WallTime, zone: ResolvedZone): number {
   const guess = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);

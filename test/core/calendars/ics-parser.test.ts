@@ -137,6 +137,60 @@ describe('parseIcs', () => {
     assert.equal(at('W. Europe Standard Time'), '2026-07-10T07:00:00.000Z');
   });
 
+  it('ends a series at its UTC UNTIL also in a zone the feed does not define', () => {
+    // A TZID without its VTIMEZONE; UNTIL is the last start in UTC, as Google writes it.
+    const starts = (dtstart: string, rule: string): string[] =>
+      parseIcs(
+        [
+          'BEGIN:VCALENDAR',
+          'BEGIN:VEVENT',
+          'UID:u',
+          dtstart,
+          `RRULE:${rule}`,
+          'END:VEVENT',
+          'END:VCALENDAR',
+        ].join('\r\n'),
+        { subscriptionId: 's', now },
+      ).map((e) => e.start);
+    // East of UTC the last one was lost: 26 January 09:00 in Berlin is 08:00 UTC.
+    assert.deepEqual(
+      starts('DTSTART;TZID=Europe/Berlin:20260105T090000', 'FREQ=WEEKLY;UNTIL=20260126T080000Z'),
+      [
+        '2026-01-05T08:00:00.000Z',
+        '2026-01-12T08:00:00.000Z',
+        '2026-01-19T08:00:00.000Z',
+        '2026-01-26T08:00:00.000Z',
+      ],
+    );
+    // West of it one past the end was added: UNTIL is 19 January 20:00 in New York.
+    assert.deepEqual(
+      starts('DTSTART;TZID=America/New_York:20260105T210000', 'FREQ=WEEKLY;UNTIL=20260120T010000Z'),
+      ['2026-01-06T02:00:00.000Z', '2026-01-13T02:00:00.000Z'],
+    );
+    // Across a change to summer time, and for a floating start in the calendar's zone.
+    assert.deepEqual(
+      starts('DTSTART;TZID=Europe/Berlin:20260323T090000', 'FREQ=WEEKLY;UNTIL=20260406T070000Z'),
+      ['2026-03-23T08:00:00.000Z', '2026-03-30T07:00:00.000Z', '2026-04-06T07:00:00.000Z'],
+    );
+    const floating = parseIcs(
+      [
+        'BEGIN:VCALENDAR',
+        'X-WR-TIMEZONE:Asia/Tokyo',
+        'BEGIN:VEVENT',
+        'UID:f',
+        'DTSTART:20260105T090000',
+        'RRULE:FREQ=DAILY;UNTIL=20260107T000000Z',
+        'END:VEVENT',
+        'END:VCALENDAR',
+      ].join('\r\n'),
+      { subscriptionId: 's', now },
+    );
+    assert.deepEqual(
+      floating.map((e) => e.start),
+      ['2026-01-05T00:00:00.000Z', '2026-01-06T00:00:00.000Z', '2026-01-07T00:00:00.000Z'],
+    );
+  });
+
   it("reads floating times in the calendar's X-WR-TIMEZONE, not the machine's zone", () => {
     // Chatham: +13:45 in January, +12:45 from April (no machine this runs on is there).
     const feed = (zone: string | undefined, ...event: string[]): string =>
