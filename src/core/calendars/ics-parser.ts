@@ -218,18 +218,8 @@ function untilInWallTime(vevent: Component, dtstart: Time, tzid: string | undefi
 }
 
 /** The wall time at `ms` in `zone`, or in the machine's zone (floating times' fallback). */
-function wallTimeAt(ms: number, zone: ResolvedZone | undefined) {
-  if (zone) return utcToWallTime(ms, zone);
-  const d = new Date(ms);
-  return {
-    year: d.getFullYear(),
-    month: d.getMonth() + 1,
-    day: d.getDate(),
-    hour: d.getHours(),
-    minute: d.getMinutes(),
-    second: d.getSeconds(),
-  };
-}
+const wallTimeAt = (ms: number, zone: ResolvedZone | undefined) =>
+  utcToWallTime(ms, zone ?? { offsetMinutes: -new Date(ms).getTimezoneOffset() });
 
 function hasEnd(vevent: Component): boolean {
   return vevent.hasProperty('dtend') || vevent.hasProperty('duration');
