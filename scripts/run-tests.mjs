@@ -71,6 +71,7 @@ const alone = new Map(ORDER.map((name) => [name, []]));
 const shared = [];
 for (const file of files) {
   if (alone.has(relPath(file))) alone.get(relPath(file)).push(file);
+  // Its own process, started after the shards.
   else if (setsEnv(file)) alone.get('SHARDS').push(file);
   else shared.push(file);
 }

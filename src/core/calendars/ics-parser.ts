@@ -173,7 +173,8 @@ function occurrencesOf(
   ends: Map<Time, Time>,
 ): { next(): Time | null } {
   const inner = event.iterator();
-  let first: Time | undefined = vevent.hasProperty('rrule') ? undefined : dtstart;
+  const ruled = vevent.hasProperty('rrule');
+  let first: Time | undefined = ruled ? undefined : dtstart;
   return {
     next() {
       if (first) {
@@ -184,14 +185,10 @@ function occurrencesOf(
       for (;;) {
         const value: unknown = inner.next();
         if (!value) return null;
-        if (value instanceof ICAL.Period) {
-          const start = value.start;
-          ends.set(start, value.getEnd());
-          return start;
-        }
-        const time = value as Time;
+        const time = value instanceof ICAL.Period ? value.start : (value as Time);
         // DTSTART given again as an RDATE is one instance.
-        if (!vevent.hasProperty('rrule') && time.compare(dtstart) === 0) continue;
+        if (!ruled && time.compare(dtstart) === 0) continue;
+        if (value instanceof ICAL.Period) ends.set(time, value.getEnd());
         return time;
       }
     },
