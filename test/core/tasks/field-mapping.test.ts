@@ -141,7 +141,7 @@ describe('field mapping', () => {
     assert.deepEqual(normalizeTags('#task'), ['task']);
     assert.deepEqual(normalizeTags(null), []);
     assert.deepEqual(normalizeTags(['b', '#a', 'a', 'b', ' c d ']), ['b', 'a', 'c-d']);
-    // Long lists (a Set instead of a search per tag): the first of each, in order.
+    // Long lists: the first of each, in order.
     const many = Array.from({ length: 50_000 }, (_, i) => `t${i % 20_000}`);
     assert.deepEqual(normalizeTags(many), many.slice(0, 20_000));
     assert.deepEqual(normalizeTags([...many.slice(0, 20), '#t3', 't21']), many.slice(0, 20).concat('t21'));
