@@ -3,7 +3,7 @@
  * another program saves the same note, against the built server. The other program appends a
  * numbered line on every save after reading the note, so a save the server overwrote is a number
  * missing from the final note. A program rewriting the note in place is read mid-save now and
- * then: never a 404, never a deletion. Also: writes keep the note's mode.
+ * then: no save lost either, never a 404, never a deletion. Also: writes keep the note's mode.
  */
 import assert from 'node:assert/strict';
 import { closeSync, openSync, writeSync } from 'node:fs';
@@ -172,9 +172,14 @@ describe('external edits during API writes (real server)', () => {
     await assertNoFalseEvents();
   });
 
-  it('never answers 404 nor reports a deletion for a note another program rewrites in place every 20 ms', async () => {
+  it('loses none of the saves of a program rewriting a note in place every 20 ms, never answers 404 nor reports a deletion', async () => {
     const id = 'Tasks/InPlace.md';
-    const { text, answers } = await contend(id, inPlaceSave);
+    const { text, count, answers } = await contend(id, inPlaceSave);
+    // A PUT reading the note while the other program pauses mid-save (descheduled on a loaded
+    // machine) built on half of it, and the rest went to the file the swap took out: the note
+    // ended in `Sav- save 13` (seen once in CI). That file is now watched and put back.
+    const lost = missing(text, count);
+    assert.deepEqual(lost, [], `saves lost out of ${count}`);
     assertAnswers(id, answers);
     assert.match(text, /^---\ntitle: InPlace\n[^]*timeEstimate: \d+\n[^]*- save 1\n/);
     assert.equal((await server.request('GET', `/api/tasks/${encodeId(id)}`)).status, 200);

@@ -24,9 +24,10 @@ export interface AtomicWriteOptions {
   /**
    * The last step, instead of renaming the temp file over the target: must put the temp file's
    * content at `target` (and may consume `tmp`), or throw to abort the write (a temp file left is
-   * removed).
+   * removed). Its synchronous part is the replacement; a promise it returns is awaited (a step
+   * that goes on afterwards, and may still abort the write by rejecting).
    */
-  replace?: (tmp: string, target: string) => void;
+  replace?: (tmp: string, target: string) => void | Promise<void>;
 }
 
 /** Temp files are `.<name>.<12 hex digits>.tmp` beside their target. */
@@ -83,7 +84,7 @@ export async function writeFileAtomic(
       const now = statSync(target, { throwIfNoEntry: false });
       if (now && (now.mode & 0o7777) !== mode) chmodSync(tmp, now.mode & 0o7777);
     }
-    (options.replace ?? renameSync)(tmp, target);
+    await (options.replace ?? renameSync)(tmp, target);
   } catch (err) {
     await fs.rm(tmp, { force: true });
     throw err;

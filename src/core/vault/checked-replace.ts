@@ -16,7 +16,9 @@
  * whatever the path held to the temp file's name, so nothing is ever destroyed. If what came out
  * is not the text the change was computed from, another program's save landed after the check:
  * it is put back (restore) and the change is redone on it (NoteChangedError). The note's path
- * never stops naming a file.
+ * never stops naming a file. What came out is also kept for a moment when it looks like an
+ * in-place save in progress, whose writer may still write the rest of it there: it then goes back
+ * in place too (in-place-tail.ts).
  *
  * Where there is no swap (the addon not built, a file system without it), the note is pinned
  * instead: a hard link to whatever the path holds, made right before a plain rename (making a
@@ -40,10 +42,12 @@ import {
   rmSync,
   statSync,
   unlinkSync,
+  type BigIntStats,
 } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { invalid } from '../errors.js';
 import { tempPathFor } from './atomic-write.js';
+import { mayBeMidSave, systemTailClock, writeMark, writtenAgain, type TailClock } from './in-place-tail.js';
 import { NoteChangedError } from './note-changed.js';
 import { CANNOT_SWAP, systemSwap, type Swap } from './rename-exchange.js';
 import { hashText } from './vault-scan.js';
@@ -54,6 +58,12 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLI
 const code = (err: unknown): string | undefined => (err as NodeJS.ErrnoException).code;
 
 /**
+ * The last step of a write: puts `tmp` at `target`. A promise when the step goes on after the
+ * new text is in place (watching the file it took out, in-place-tail.ts).
+ */
+export type Replace = (tmp: string, target: string) => void | Promise<void>;
+
+/**
  * A `replace` step for writeFileAtomic: replaces the note at `target` by `tmp` if the note's text
  * still hashes to `basis` (undefined: if there is still no note); otherwise nothing changes and
  * NoteChangedError (for `rel`) is thrown. `swap` is the system's (null: pin and rename).
@@ -62,13 +72,14 @@ export function checkedReplace(
   rel: string,
   basis: string | undefined,
   swap: Swap | null = systemSwap() ?? null,
-): (tmp: string, target: string) => void {
+  clock: TailClock = systemTailClock,
+): Replace {
   return (tmp, target) => {
     if (basis === undefined) {
       placeNew(tmp, target, rel);
       return;
     }
-    const seen = identity(target);
+    const seen = statSync(target, { bigint: true, throwIfNoEntry: false });
     let bytes;
     try {
       bytes = readFileSync(target);
@@ -79,41 +90,95 @@ export function checkedReplace(
     // The note was read as UTF-8: bytes that are not came out as U+FFFD, and writing the text
     // back would put that character where they were, for good.
     if (!isUtf8(bytes)) throw invalid(`${rel} is not valid UTF-8 text; writing it would replace the bytes that are not, so nothing was written`);
-    if (hashText(bytes.toString('utf8')) !== basis || identity(target) !== seen) throw new NoteChangedError(rel);
-    if (swap === null || !swappedReplace(tmp, target, rel, basis, swap)) pinnedReplace(tmp, target, rel, basis);
+    if (hashText(bytes.toString('utf8')) !== basis || !seen || !sameFile(seen, target)) throw new NoteChangedError(rel);
+    return replaceChecked(tmp, target, rel, basis, writeMark(seen), swap, clock);
   };
 }
 
 /**
- * Swaps `tmp` and `target`; if what `target` held was not the text hashing to `basis`, puts it
- * back and throws NoteChangedError. False (nothing changed) when this file system cannot swap.
+ * What a replace took out of the note's path: the file that held the basis, or another
+ * program's save that landed after the check.
  */
-function swappedReplace(tmp: string, target: string, rel: string, basis: string, swap: Swap): boolean {
+interface TakenOut {
+  /** Where that file is now (our temp file's name after a swap, the pin otherwise). */
+  readonly path: string;
+  /**
+   * Puts it back in place of our text; false (nothing done) when another program has written
+   * into our text in place since it was put there: that newer save stays.
+   */
+  putBack(): boolean;
+}
+
+/**
+ * Puts `tmp` in place of the note checked to be the basis (last written as `mark`), then looks at
+ * what came out: another program's save that landed after the check goes back in place
+ * (NoteChangedError), and so does the file that held the basis when that program goes on writing
+ * into it (an in-place save read half-way; in-place-tail.ts).
+ */
+function replaceChecked(
+  tmp: string,
+  target: string,
+  rel: string,
+  basis: string,
+  mark: string,
+  swap: Swap | null,
+  clock: TailClock,
+): void | Promise<void> {
   // Files are told apart by inode number, which the system reuses once a file is gone: each file
   // compared stays open until the end, so another program's save cannot take its number.
   const held = new Held();
+  let out: TakenOut | undefined;
+  let watching = false;
   try {
     const ours = held.open(tmp);
-    try {
-      swap(tmp, target);
-    } catch (err) {
-      if (code(err) === 'ENOENT') throw new NoteChangedError(rel);
-      if (CANNOT_SWAP.has(code(err) ?? '')) return false;
-      throw err;
+    out = (swap !== null && swapIn(tmp, target, rel, swap, ours, held)) || pinIn(tmp, target, rel, ours);
+    if (out === undefined) return;
+    const taken = out;
+    const came = held.open(taken.path);
+    const stat = fstatSync(came.fd, { bigint: true });
+    if (writeMark(stat) !== mark || hashText(readFileSync(taken.path, 'utf8')) !== basis) {
+      if (taken.putBack()) throw new NoteChangedError(rel);
+      return;
     }
-    // `tmp` now names what the note's path held right before: the basis, or another program's save.
-    try {
-      if (hashText(readFileSync(tmp, 'utf8')) !== basis) {
-        restore(tmp, target, new Set([ours]), swap, held);
-        throw new NoteChangedError(rel);
+    if (!mayBeMidSave(stat, clock.now())) return;
+    watching = true;
+    return (async () => {
+      try {
+        const changed = (await writtenAgain(came.fd, mark, clock)) || hashText(readFileSync(taken.path, 'utf8')) !== basis;
+        if (changed && taken.putBack()) throw new NoteChangedError(rel);
+      } finally {
+        rmSync(taken.path, { force: true });
+        held.close();
       }
-    } finally {
-      rmSync(tmp, { force: true });
-    }
-    return true;
+    })();
   } finally {
-    held.close();
+    if (!watching) {
+      if (out) rmSync(out.path, { force: true });
+      held.close();
+    }
   }
+}
+
+/**
+ * Swaps `tmp` (our file, `ours`) and `target`: `tmp` then names what the note's path held right
+ * before. False (nothing changed) when this file system cannot swap.
+ */
+function swapIn(tmp: string, target: string, rel: string, swap: Swap, ours: HeldFile, held: Held): TakenOut | false {
+  try {
+    swap(tmp, target);
+  } catch (err) {
+    if (code(err) === 'ENOENT') throw new NoteChangedError(rel);
+    if (CANNOT_SWAP.has(code(err) ?? '')) return false;
+    throw err;
+  }
+  return {
+    path: tmp,
+    putBack: () => {
+      if (ours.written()) return false;
+      restore(tmp, target, new Set([ours.ino]), swap, held);
+      return true;
+    },
+  };
 }
 
 /**
@@ -127,7 +192,7 @@ function swappedReplace(tmp: string, target: string, rel: string, basis: string,
  */
 function restore(out: string, target: string, older: Set<bigint>, swap: Swap, held: Held): void {
   for (;;) {
-    const placing = held.open(out);
+    const placing = held.open(out).ino;
     try {
       swap(out, target);
     } catch (err) {
@@ -139,15 +204,23 @@ function restore(out: string, target: string, older: Set<bigint>, swap: Swap, he
   }
 }
 
+/** A file held open: its inode number, and whether it has been written since it was opened. */
+interface HeldFile {
+  readonly fd: number;
+  readonly ino: bigint;
+  written(): boolean;
+}
+
 /** Files kept open (so their inode numbers stay theirs) until close(). */
 class Held {
   private readonly fds: number[] = [];
 
-  /** Opens `abs` and returns its inode number. */
-  open(abs: string): bigint {
+  open(abs: string): HeldFile {
     const fd = openSync(abs, 'r');
     this.fds.push(fd);
-    return fstatSync(fd, { bigint: true }).ino;
+    const stat = fstatSync(fd, { bigint: true });
+    const mark = writeMark(stat);
+    return { fd, ino: stat.ino, written: () => writeMark(fstatSync(fd, { bigint: true })) !== mark };
   }
 
   close(): void {
@@ -160,55 +233,50 @@ function inode(abs: string): bigint {
 }
 
 /**
- * Renames `tmp` over `target` while a hard link pins what `target` held just before; if that was
- * not the text hashing to `basis`, it is put back and NoteChangedError is thrown.
+ * Renames `tmp` (our file, `ours`) over `target` while a hard link pins what `target` held just
+ * before; the pin is what was taken out. Undefined (nothing to look at) where the file system
+ * has no hard links: there the check is followed by a plain rename.
  */
-function pinnedReplace(tmp: string, target: string, rel: string, basis: string): void {
-  // Our file stays open, as in swappedReplace, so that its inode number stays ours.
-  const held = new Held();
+function pinIn(tmp: string, target: string, rel: string, ours: HeldFile): TakenOut | undefined {
+  const pin = tempPathFor(target);
   try {
-    const ours = held.open(tmp);
-    const pin = tempPathFor(target);
-    try {
-      linkSync(target, pin);
-    } catch (err) {
-      if (code(err) === 'ENOENT') throw new NoteChangedError(rel);
-      if (!NO_HARD_LINKS.has(code(err) ?? '')) throw err;
-      renameSync(tmp, target);
-      return;
-    }
-    try {
-      // Nothing between the link and the rename: that gap is the only one left.
-      renameSync(tmp, target);
-      if (hashText(readFileSync(pin, 'utf8')) !== basis) {
-        putBack(pin, target, ours);
-        throw new NoteChangedError(rel);
-      }
-    } finally {
-      rmSync(pin, { force: true });
-    }
-  } finally {
-    held.close();
+    linkSync(target, pin);
+  } catch (err) {
+    if (code(err) === 'ENOENT') throw new NoteChangedError(rel);
+    if (!NO_HARD_LINKS.has(code(err) ?? '')) throw err;
+    renameSync(tmp, target);
+    return undefined;
   }
+  try {
+    // Nothing between the link and the rename: that gap is the only one left.
+    renameSync(tmp, target);
+  } catch (err) {
+    rmSync(pin, { force: true });
+    throw err;
+  }
+  return { path: pin, putBack: () => putBack(pin, target, ours) };
 }
 
 /**
- * Puts another program's save (pinned at `pin`) back in place of our text (inode `ours`), unless
- * that program saved again after our rename: its newer save stays (it was made after the pinned
- * one, so it holds what that program meant), where putting the older one back would destroy it.
- * Our text is looked at through a second pin, for the same reason as above.
+ * Puts another program's save (pinned at `pin`) back in place of our text (`ours`), unless that
+ * program saved again after our rename, or wrote into our text in place: its newer save stays (it
+ * was made after the pinned one, so it holds what that program meant), where putting the older one
+ * back would destroy it. Our text is looked at through a second pin, for the same reason as above.
  */
-function putBack(pin: string, target: string, ours: bigint): void {
+function putBack(pin: string, target: string, ours: HeldFile): boolean {
   const guard = tempPathFor(target);
   try {
     linkSync(target, guard);
   } catch (err) {
     // Deleted since: the deletion is the newest change, and stays.
-    if (code(err) === 'ENOENT') return;
+    if (code(err) === 'ENOENT') return true;
     throw err;
   }
   try {
-    if (inode(guard) === ours) renameSync(pin, target);
+    if (inode(guard) !== ours.ino) return true;
+    if (ours.written()) return false;
+    renameSync(pin, target);
+    return true;
   } finally {
     rmSync(guard, { force: true });
   }
@@ -228,8 +296,14 @@ function placeNew(tmp: string, target: string, rel: string): void {
   unlinkSync(tmp);
 }
 
-/** Inode, size and nanosecond times: changes with any write to the file. */
-function identity(abs: string): string | undefined {
-  const stat = statSync(abs, { bigint: true, throwIfNoEntry: false });
-  return stat && `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+/** Whether `abs` is still the file `seen` was taken of, unwritten since (inode, size, times). */
+function sameFile(seen: BigIntStats, abs: string): boolean {
+  const now = statSync(abs, { bigint: true, throwIfNoEntry: false });
+  return (
+    now !== undefined &&
+    now.ino === seen.ino &&
+    now.size === seen.size &&
+    now.mtimeNs === seen.mtimeNs &&
+    now.ctimeNs === seen.ctimeNs
+  );
 }

@@ -19,6 +19,7 @@ import { tempPathFor, writeFileAtomic } from './atomic-write.js';
 import { checkedReplace } from './checked-replace.js';
 import { warnIfNoSwap } from './rename-exchange.js';
 import { clearVaultDebris } from './crash-debris.js';
+import { IN_PLACE_MARGIN_MS } from './in-place-tail.js';
 import { NoteChangedError } from './note-changed.js';
 import { noteWriteFailure } from './note-write-error.js';
 import { IndexSnapshot, stampOf, type SnapshotEntry } from './index-snapshot.js';
@@ -483,7 +484,7 @@ export class VaultStore<P> {
       // again in the same synchronous step as the replacement, and the temp file removed.
       replace: (tmp, target) => {
         if (this.writable(rel).real !== entry.real) throw refusedPath('write', rel);
-        replace(tmp, target);
+        return replace(tmp, target);
       },
     });
   }
@@ -910,8 +911,6 @@ const UNSETTLED_RETRY_MS = 10;
  * a program saving every 20 ms.
  */
 const QUIET_MS = 10;
-/** A file written this long after its creation was written in place (not saved atomically). */
-const IN_PLACE_MARGIN_MS = 5;
 /** When a full scan's snapshot is written: 2 s later at the earliest, once quiet, within a minute. */
 const SNAPSHOT_SCHEDULE: QuietOptions = { minDelayMs: 2_000, maxDelayMs: 60_000, recheckMs: 1_000, threshold: 0.25 };
 

@@ -10,6 +10,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { checkedReplace } from '../../../src/core/vault/checked-replace.js';
+import { SETTLE_LOOKS, type TailClock } from '../../../src/core/vault/in-place-tail.js';
 import { NoteChangedError } from '../../../src/core/vault/note-changed.js';
 import { systemSwap, type Swap } from '../../../src/core/vault/rename-exchange.js';
 import { hashText } from '../../../src/core/vault/vault-scan.js';
@@ -231,3 +232,88 @@ describe('checkedReplace with the system swap', () => {
     assert.deepEqual(files(), ['Task.md']);
   });
 });
+
+/**
+ * A clock whose waits pass at once: `onWait(n)` runs at the n-th wait (where the other program
+ * acts), and the time moves on by the wait.
+ */
+function fakeClock(onWait: (n: number) => void = () => {}): TailClock & { waited: () => number } {
+  let offset = 0;
+  let waits = 0;
+  return {
+    now: () => Date.now() + offset,
+    sleep: async (ms) => {
+      offset += ms;
+      onWait(++waits);
+    },
+    waited: () => offset,
+  };
+}
+
+for (const [name, swap] of [
+  ['the system swap', systemSwap() ?? null],
+  ['the pin and rename', null],
+] as const) {
+  describe(`checkedReplace after a read of an in-place save half-way, with ${name}`, { skip: name === 'the system swap' && !swap }, () => {
+    const first = '---\ntitle: Task\n---\n\nSav';
+    const rest = 'es:\n- save 12\n';
+    let tmp: { dir: string; cleanup: () => Promise<void> };
+    let note: string;
+    let ours: string;
+    let writer: number;
+
+    beforeEach(async () => {
+      ({ tmp, note, ours } = await setUp('taskdown-in-place-'));
+      // Written in place well after the file was created, as the other program rewrites it.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      writer = fs.openSync(note, 'w');
+      fs.writeSync(writer, first);
+    });
+    afterEach(async () => {
+      fs.closeSync(writer);
+      await tmp.cleanup();
+    });
+
+    const replace = (clock: TailClock) => checkedReplace('Task.md', hashText(first), swap, clock)(ours, note);
+    const files = () => fs.readdirSync(tmp.dir).sort();
+
+    it('puts the whole save back when its rest lands in the file our write took out', async () => {
+      // Before, our text built on `Sav` stayed and the rest of the save was lost.
+      const clock = fakeClock((n) => n === 1 && fs.writeSync(writer, rest));
+      const settling = replace(clock);
+      assert.ok(settling instanceof Promise, 'the file taken out is watched');
+      await assert.rejects(settling, NoteChangedError);
+      assert.equal(fs.readFileSync(note, 'utf8'), first + rest);
+      assert.deepEqual(files(), ['Task.md']);
+      // The other program's file is in place again: what it writes next lands in the note.
+      fs.writeSync(writer, '- save 13\n');
+      assert.equal(fs.readFileSync(note, 'utf8'), `${first + rest}- save 13\n`);
+    });
+
+    it('keeps our text once the file taken out has gone unwritten for SETTLE_LOOKS looks', async () => {
+      const clock = fakeClock();
+      await replace(clock);
+      assert.equal(fs.readFileSync(note, 'utf8'), 'our change\n');
+      assert.deepEqual(files(), ['Task.md']);
+      assert.equal(clock.waited(), SETTLE_LOOKS * 5);
+    });
+
+    it('keeps a newer save that the other program wrote into our text in place', async () => {
+      const clock = fakeClock((n) => {
+        if (n !== 1) return;
+        fs.writeSync(writer, rest);
+        fs.writeFileSync(note, 'save 13, built on our text\n');
+      });
+      await replace(clock);
+      assert.equal(fs.readFileSync(note, 'utf8'), 'save 13, built on our text\n');
+      assert.deepEqual(files(), ['Task.md']);
+    });
+
+    it('waits for no note saved atomically', () => {
+      editorSave(note, first);
+      const clock = fakeClock(() => assert.fail('waited for a note saved atomically'));
+      assert.equal(replace(clock), undefined);
+      assert.equal(fs.readFileSync(note, 'utf8'), 'our change\n');
+    });
+  });
+}
