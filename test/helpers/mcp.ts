@@ -110,6 +110,14 @@ export async function agentScenario(
     tools.find((t) => t.name === 'tasknotes_complete_recurring_instance')?.description ?? '',
     /^Toggle .*calling it twice undoes it/,
   );
+  // Arguments whose odd values change the answer without failing it say so, as the routes do.
+  const argument = (tool: string, name: string): string =>
+    tools.find((t) => t.name === tool)?.inputSchema.properties[name]?.description ?? '';
+  assert.match(
+    argument('tasknotes_get_calendar_events', 'start'),
+    /a value that is not is ignored, as if none were given/,
+  );
+  assert.match(argument('tasknotes_start_pomodoro', 'duration'), /clamped to 1 s \.\. 2 h/);
 
   const created = toolJson(
     await client.callTool({

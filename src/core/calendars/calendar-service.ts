@@ -53,6 +53,13 @@ export interface EventsQuery {
   end?: string;
 }
 
+/**
+ * What a window bound of `events` may be, for the route's and the MCP tool's documentation: one
+ * rule, said once. An unusable bound changes the answer without failing it, so it must be said.
+ */
+export const EVENT_BOUND_RULE =
+  'any Date-parsable value, e.g. 2026-05-01 or 2026-05-01T09:00:00Z; a value that is not is ignored, as if none were given';
+
 /** Provider window when the request gives none: a month back, a year ahead (the ICS horizon). */
 const DEFAULT_PAST_MS = 30 * 86_400_000;
 const DEFAULT_FUTURE_MS = 365 * 86_400_000;

@@ -87,6 +87,9 @@ export function pomodoroSettingsOf(settings: TaskNotesSettings): PomodoroSetting
 const MIN_SECONDS = 1;
 const MAX_SECONDS = 7200;
 
+/** What a session's length may be, for the route's and the MCP tool's documentation. */
+export const DURATION_RULE = 'Minutes, fractional allowed (0.05 = 3 s); clamped to 1 s .. 2 h';
+
 /**
  * Minutes → whole seconds within 1 s .. 2 h. Fractional minutes are kept (0.05 → 3 s); the tiny
  * epsilon stops float noise (0.35 × 60 = 20.999…) from losing a second to the floor.

@@ -1,5 +1,6 @@
 /** Calendar routes (as in the TaskNotes plugin). */
 import { Type } from '@sinclair/typebox';
+import { EVENT_BOUND_RULE } from '../../core/calendars/calendar-service.js';
 import { CalendarEventSchema } from '../../core/calendars/types.js';
 import { defineRoute, ok, type RouteSpec } from '../route.js';
 
@@ -99,8 +100,8 @@ export const calendarRoutes: RouteSpec[] = [
       'Events of the connected providers and the enabled ICS subscriptions, sorted by start. An event is left out when it ends before `start` or starts after `end`; an unparsable bound is ignored. A feed that cannot be fetched contributes nothing and reports `lastError` in /api/calendars/subscriptions.',
     tags: T,
     querystring: Type.Object({
-      start: Type.Optional(Type.String({ description: 'Window start (any Date-parsable value)' })),
-      end: Type.Optional(Type.String({ description: 'Window end (any Date-parsable value)' })),
+      start: Type.Optional(Type.String({ description: `Window start: ${EVENT_BOUND_RULE}` })),
+      end: Type.Optional(Type.String({ description: `Window end: ${EVENT_BOUND_RULE}` })),
     }),
     responses: {
       200: Type.Object({

@@ -2,7 +2,12 @@
 import { Type } from '@sinclair/typebox';
 import { validateDateString } from '../../core/dates/parse.js';
 import { invalid } from '../../core/errors.js';
-import { HistoryEntrySchema, PomodoroSessionSchema, SessionTypeSchema } from '../../core/pomodoro/model.js';
+import {
+  DURATION_RULE,
+  HistoryEntrySchema,
+  PomodoroSessionSchema,
+  SessionTypeSchema,
+} from '../../core/pomodoro/model.js';
 import { POMODORO_MESSAGES } from '../../core/pomodoro/pomodoro-service.js';
 import { TaskInfoSchema } from '../../core/tasks/task-info.js';
 import { defineRoute, ok, type RouteSpec } from '../route.js';
@@ -19,8 +24,7 @@ const StartBody = Type.Object({
     Type.Union(
       [Type.Number({ errorMessage: DURATION_MESSAGE }), Type.String({ errorMessage: DURATION_MESSAGE })],
       {
-        description:
-          'Minutes, fractional allowed (0.05 = 3 s); clamped to 1 s .. 2 h. Default: the work length.',
+        description: `${DURATION_RULE}. Default: the work length.`,
       },
     ),
   ),

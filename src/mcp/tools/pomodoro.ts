@@ -1,5 +1,6 @@
 /** Pomodoro tools: the TaskNotes plugin's, over the pomodoro service the pomodoro routes use. */
 import { z } from 'zod';
+import { DURATION_RULE } from '../../core/pomodoro/model.js';
 import { POMODORO_MESSAGES } from '../../core/pomodoro/pomodoro-service.js';
 import { defineTool } from '../tool.js';
 
@@ -9,7 +10,7 @@ export const pomodoroTools = [
     description: 'Start a pomodoro timer, optionally linked to a task',
     input: z.object({
       taskId: z.string().optional().describe('Task file path to associate with this pomodoro'),
-      duration: z.number().optional().describe('Duration in minutes (default: work duration from settings)'),
+      duration: z.number().optional().describe(`${DURATION_RULE} (default: work duration from settings)`),
     }),
     annotations: { destructiveHint: false },
     run: async (ctx, { taskId, duration }) => ({
