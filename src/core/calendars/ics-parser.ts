@@ -397,6 +397,13 @@ function splitAtEnd(frame: string): [string, string] {
   return at === -1 ? [frame, ''] : [frame.slice(0, at), frame.slice(at)];
 }
 
+/** An override with RANGE=THISANDFUTURE: its RECURRENCE-ID (and that instant) and itself. */
+interface RangeOverride {
+  at: number;
+  rid: Time;
+  component: Component;
+}
+
 function eventsOf(
   root: Component,
   options: ParseIcsOptions,
@@ -418,6 +425,8 @@ function eventsOf(
   /** UIDs of the series (and single events) in the feed, to tell overrides without one. */
   const masters = new Set<string>();
   const overrides = new Map<string, Map<string, Component>>();
+  /** Overrides of their occurrence and every later one (RANGE=THISANDFUTURE), by UID, in order. */
+  const rangeOverrides = new Map<string, RangeOverride[]>();
   const unreadable = new Set<Component>();
   for (const v of vevents) {
     try {
@@ -429,11 +438,17 @@ function eventsOf(
       let byKey = overrides.get(uid);
       if (!byKey) overrides.set(uid, (byKey = new Map()));
       byKey.set(occurrenceKey(rid, zoneOf(v, 'recurrence-id')), v);
+      if (/^THISANDFUTURE$/i.test(String(v.getFirstProperty('recurrence-id')?.getParameter('range') ?? ''))) {
+        const list = rangeOverrides.get(uid) ?? [];
+        rangeOverrides.set(uid, list);
+        list.push({ at: utcMillis(rid, zoneOf(v, 'recurrence-id')), rid, component: v });
+      }
     } catch (err) {
       unreadable.add(v);
       skip(err, nameOf(v));
     }
   }
+  for (const list of rangeOverrides.values()) list.sort((a, b) => a.at - b.at);
 
   const events: CalendarEvent[] = [];
   vevents.forEach((vevent, index) => {
@@ -484,11 +499,42 @@ function eventsOf(
     const duration = event.duration;
     const withEnd = hasEnd(vevent);
     const byKey = (uid && overrides.get(uid)) || new Map<string, Component>();
+    const ranges = (uid && rangeOverrides.get(uid)) || [];
+    /**
+     * The override that changes the occurrence at `at` from an earlier one on: the latest
+     * THISANDFUTURE override at or before it (none in most series: an empty list).
+     */
+    const rangeAt = (at: number): RangeOverride | undefined => {
+      let found;
+      for (const range of ranges) {
+        if (range.at > at) break;
+        found = range;
+      }
+      return found;
+    };
     /** One instance of the series: `occurrence` as the rule gives it, `id` its number. */
     const instance = (occurrence: Time, id: string): CalendarEvent => {
       const override = byKey.get(occurrenceKey(occurrence, startTz));
+      const range = override || ranges.length === 0 ? undefined : rangeAt(utcMillis(occurrence, startTz));
       let out: CalendarEvent;
-      if (override) {
+      if (range) {
+        // Moved as that override moved its own occurrence (wall-clock difference: a meeting
+        // moved from 10:00 to 11:00 stays at 11:00 across a change of daylight saving time),
+        // lasting as long as it does, with its details.
+        const oStart = range.component.getFirstPropertyValue('dtstart');
+        const start =
+          oStart instanceof ICAL.Time ? plus(occurrence, oStart.subtractDate(range.rid)) : occurrence;
+        out = {
+          id,
+          subscriptionId,
+          ...details(range.component, vevent),
+          start: render(start, startTz),
+          allDay: start.isDate,
+        };
+        if (hasEnd(range.component))
+          out.end = render(plus(start, new ICAL.Event(range.component).duration), startTz);
+        else if (withEnd) out.end = render(plus(start, duration), startTz);
+      } else if (override) {
         const oStart = override.getFirstPropertyValue('dtstart');
         const start = oStart instanceof ICAL.Time ? oStart : occurrence;
         const oTz = oStart instanceof ICAL.Time ? zoneOf(override, 'dtstart') : startTz;
@@ -550,7 +596,7 @@ function eventsOf(
       }
       const key = occurrenceKey(occurrence, startTz);
       if (excluded.has(key) || excluded.has(`D${dateString(occurrence)}`)) continue;
-      const override = byKey.get(key);
+      const override = byKey.get(key) ?? (ranges.length === 0 ? undefined : rangeAt(at)?.component);
       if (override && isSkipped(override, owner)) continue;
       const id = `${eventId}-${emitted++}`;
       if (at >= recentFrom) {

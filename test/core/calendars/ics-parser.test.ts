@@ -288,6 +288,47 @@ describe('parseIcs', () => {
     );
   });
 
+  it('moves this and every later occurrence by an override with RANGE=THISANDFUTURE', () => {
+    const feed = [
+      'BEGIN:VCALENDAR',
+      'BEGIN:VEVENT',
+      'UID:w',
+      'DTSTART:20260105T100000Z',
+      'DTEND:20260105T110000Z',
+      'RRULE:FREQ=WEEKLY;COUNT=6',
+      'SUMMARY:Standup',
+      'END:VEVENT',
+      // From the third occurrence on: 90 minutes later, half an hour long, renamed.
+      'BEGIN:VEVENT',
+      'UID:w',
+      'RECURRENCE-ID;RANGE=THISANDFUTURE:20260119T100000Z',
+      'DTSTART:20260119T113000Z',
+      'DTEND:20260119T120000Z',
+      'SUMMARY:Standup (later)',
+      'END:VEVENT',
+      // An override of one later occurrence still wins for that occurrence.
+      'BEGIN:VEVENT',
+      'UID:w',
+      'RECURRENCE-ID:20260202T100000Z',
+      'DTSTART:20260202T150000Z',
+      'DTEND:20260202T153000Z',
+      'SUMMARY:Standup (moved once)',
+      'END:VEVENT',
+      'END:VCALENDAR',
+    ].join('\r\n');
+    assert.deepEqual(
+      parseIcs(feed, { subscriptionId: 's', now }).map((e) => [e.start, e.end, e.title]),
+      [
+        ['2026-01-05T10:00:00.000Z', '2026-01-05T11:00:00.000Z', 'Standup'],
+        ['2026-01-12T10:00:00.000Z', '2026-01-12T11:00:00.000Z', 'Standup'],
+        ['2026-01-19T11:30:00.000Z', '2026-01-19T12:00:00.000Z', 'Standup (later)'],
+        ['2026-01-26T11:30:00.000Z', '2026-01-26T12:00:00.000Z', 'Standup (later)'],
+        ['2026-02-02T15:00:00.000Z', '2026-02-02T15:30:00.000Z', 'Standup (moved once)'],
+        ['2026-02-09T11:30:00.000Z', '2026-02-09T12:00:00.000Z', 'Standup (later)'],
+      ],
+    );
+  });
+
   it('reads a date written without VALUE=DATE as that day, as calendar programs do', () => {
     const events = parseIcs(
       [
