@@ -137,6 +137,32 @@ describe('parseIcs', () => {
     assert.equal(at('W. Europe Standard Time'), '2026-07-10T07:00:00.000Z');
   });
 
+  it("reads Windows display labels in their cities' zones, daylight saving time included", () => {
+    const at = (tzid: string, date: string): string | undefined =>
+      parseIcs(
+        [
+          'BEGIN:VCALENDAR',
+          'BEGIN:VEVENT',
+          'UID:w',
+          `DTSTART;TZID="${tzid}":${date}T090000`,
+          'END:VEVENT',
+          'END:VCALENDAR',
+        ].join('\r\n'),
+        { subscriptionId: 's', now },
+      )[0]?.start;
+    // Read as their fixed offsets before: an hour late all summer.
+    const berlin = '(UTC+01:00) Amsterdam, Berlin, Bern, Rome, Stockholm, Vienna';
+    assert.equal(at(berlin, '20260710'), '2026-07-10T07:00:00.000Z');
+    assert.equal(at(berlin, '20260110'), '2026-01-10T08:00:00.000Z');
+    assert.equal(at('(UTC+00:00) Dublin, Edinburgh, Lisbon, London', '20260710'), '2026-07-10T08:00:00.000Z');
+    assert.equal(at('(UTC-05:00) Eastern Time (US & Canada)', '20260710'), '2026-07-10T13:00:00.000Z');
+    assert.equal(at('(UTC+10:00) Canberra, Melbourne, Sydney', '20260110'), '2026-01-09T22:00:00.000Z');
+    // No known city, or none with the label's offset: the offset is all there is.
+    assert.equal(at('(UTC-07:00) Arizona', '20260710'), '2026-07-10T16:00:00.000Z');
+    assert.equal(at('(UTC+03:00) Berlin', '20260710'), '2026-07-10T06:00:00.000Z');
+    assert.equal(at('(UTC) Coordinated Universal Time', '20260710'), '2026-07-10T09:00:00.000Z');
+  });
+
   it('ends a series at its UTC UNTIL also in a zone the feed does not define', () => {
     // A TZID without its VTIMEZONE; UNTIL is the last start in UTC, as Google writes it.
     const starts = (dtstart: string, rule: string): string[] =>
