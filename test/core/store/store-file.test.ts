@@ -106,6 +106,35 @@ describe('store file removed or replaced while open', () => {
     });
   }
 
+  it('keeps working on the open database while it cannot be written back, and writes it back later', async () => {
+    const append = appender();
+    append(30);
+    await settle();
+    // The data dir gone, and a file where it was: nothing can be written back there.
+    rmSync(dataDir, { recursive: true });
+    writeFileSync(dataDir, 'not a folder');
+    await store.lookAtFile();
+    append(5);
+    await settle();
+    await store.lookAtFile(); // the same failure again: logged once
+    assert.deepEqual(
+      logged.map((l) => [l.level, l.msg]),
+      [['error', 'the store file is gone and could not be written back; trying again']],
+    );
+    rmSync(dataDir);
+    mkdirSync(dataDir, { mode: 0o700 });
+    await store.lookAtFile();
+    append(7);
+    await settle();
+    await store.close();
+    assert.equal(eventsIn(file), 42, 'the writes made while it could not be written back are kept');
+    assert.equal(
+      logged.at(-1)?.msg,
+      'the store file was removed while Taskdown ran: what Taskdown held was written back to it',
+    );
+    store = openStore(dataDir, log);
+  });
+
   it('moves a database put in its place aside, with the WAL it brought, and writes its own back', async () => {
     const append = appender();
     append(10);
