@@ -592,6 +592,7 @@ function eventsOf(
       const at = utcMillis(occurrence, startTz);
       if (at > horizon) {
         done = true;
+        recent.push(...movedBeforeHorizon(occurrence, emitted));
         break;
       }
       const key = occurrenceKey(occurrence, startTz);
@@ -611,8 +612,48 @@ function eventsOf(
       }
     }
     if (!done && last) cutShort(render(last, startTz), nameOf(vevent));
-    const room = maxInstances - recent.length;
-    const kept = room > 0 ? earlier.slice(-room).map(([occurrence, id]) => instance(occurrence, id)) : [];
-    return [...kept, ...recent];
+    return [...keptEarlier(), ...recent];
+
+    /**
+     * The occurrences past the horizon that an override moved before it (next January's meeting
+     * moved into December), from `first`, the first occurrence past it, numbered from `number`
+     * on: the series is followed up to the latest of them (within the feed's iteration budget).
+     */
+    function movedBeforeHorizon(first: Time, number: number): CalendarEvent[] {
+      const wanted = new Map<string, number>();
+      for (const [key, override] of byKey) {
+        const rid = override.getFirstPropertyValue('recurrence-id');
+        const start = override.getFirstPropertyValue('dtstart');
+        if (!(rid instanceof ICAL.Time) || !(start instanceof ICAL.Time) || isSkipped(override, owner))
+          continue;
+        const ridAt = utcMillis(rid, zoneOf(override, 'recurrence-id'));
+        if (ridAt > horizon && utcMillis(start, zoneOf(override, 'dtstart')) <= horizon)
+          wanted.set(key, ridAt);
+      }
+      if (wanted.size === 0) return [];
+      const until = Math.max(...wanted.values());
+      const found: CalendarEvent[] = [];
+      for (
+        let occurrence: Time | null = first;
+        occurrence && wanted.size > 0 && iterations.left > 0;
+        occurrence = iterator.next(), iterations.left--
+      ) {
+        const at = utcMillis(occurrence, startTz);
+        if (at > until) break;
+        const key = occurrenceKey(occurrence, startTz);
+        if (excluded.has(key) || excluded.has(`D${dateString(occurrence)}`)) continue;
+        const override = byKey.get(key) ?? rangeAt(at)?.component;
+        if (override && isSkipped(override, owner)) continue;
+        const id = `${eventId}-${number++}`;
+        if (wanted.delete(key)) found.push(instance(occurrence, id));
+      }
+      return found;
+    }
+
+    /** The instances before RECENT_MS that there is room for. */
+    function keptEarlier(): CalendarEvent[] {
+      const room = maxInstances - recent.length;
+      return room > 0 ? earlier.slice(-room).map(([occurrence, id]) => instance(occurrence, id)) : [];
+    }
   }
 }

@@ -355,6 +355,43 @@ describe('parseIcs', () => {
     );
   });
 
+  it('shows an occurrence past the horizon that an override moved before it', () => {
+    const feed = [
+      'BEGIN:VCALENDAR',
+      'BEGIN:VEVENT',
+      'UID:h',
+      'DTSTART:20260105T100000Z',
+      'RRULE:FREQ=WEEKLY',
+      'SUMMARY:Review',
+      'END:VEVENT',
+      // The sixth occurrence (9 February), past a 30-day horizon, moved to 28 January.
+      'BEGIN:VEVENT',
+      'UID:h',
+      'RECURRENCE-ID:20260209T100000Z',
+      'DTSTART:20260128T150000Z',
+      'SUMMARY:Review (early)',
+      'END:VEVENT',
+      // One moved from past the horizon to another day past it stays out.
+      'BEGIN:VEVENT',
+      'UID:h',
+      'RECURRENCE-ID:20260216T100000Z',
+      'DTSTART:20260217T100000Z',
+      'END:VEVENT',
+      'END:VCALENDAR',
+    ].join('\r\n');
+    assert.deepEqual(
+      parseIcs(feed, { subscriptionId: 's', now, horizonDays: 30 }).map((e) => [e.id, e.start, e.title]),
+      [
+        ['s-h-0', '2026-01-05T10:00:00.000Z', 'Review'],
+        ['s-h-1', '2026-01-12T10:00:00.000Z', 'Review'],
+        ['s-h-2', '2026-01-19T10:00:00.000Z', 'Review'],
+        ['s-h-3', '2026-01-26T10:00:00.000Z', 'Review'],
+        // Numbered as the series' sixth occurrence, the id it has once the horizon reaches it.
+        ['s-h-5', '2026-01-28T15:00:00.000Z', 'Review (early)'],
+      ],
+    );
+  });
+
   it('reads a date written without VALUE=DATE as that day, as calendar programs do', () => {
     const events = parseIcs(
       [
