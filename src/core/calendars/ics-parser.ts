@@ -578,48 +578,21 @@ function eventsOf(
     const recent: CalendarEvent[] = [];
     const periodEnds = new Map<Time, Time>();
     const iterator = occurrencesOf(event, vevent, dtstart, periodEnds);
-    let emitted = 0;
-    /** Whether the series ended, or reached the horizon or its instances: not a limit. */
-    let done = false;
-    let last: Time | undefined;
-    for (let i = 0; i < maxIterations && iterations.left > 0; i++, iterations.left--) {
-      const occurrence = iterator.next();
-      if (!occurrence) {
-        done = true;
-        break;
-      }
-      last = occurrence;
-      const at = utcMillis(occurrence, startTz);
-      if (at > horizon) {
-        done = true;
-        recent.push(...movedBeforeHorizon(occurrence, emitted));
-        break;
-      }
-      const key = occurrenceKey(occurrence, startTz);
-      if (excluded.has(key) || excluded.has(`D${dateString(occurrence)}`)) continue;
-      const override = byKey.get(key) ?? (ranges.length === 0 ? undefined : rangeAt(at)?.component);
-      if (override && isSkipped(override, owner)) continue;
-      const id = `${eventId}-${emitted++}`;
-      if (at >= recentFrom) {
-        recent.push(instance(occurrence, id));
-        if (recent.length === maxInstances) {
-          done = true;
-          break;
-        }
-      } else {
-        earlier.push([occurrence, id]);
-        if (earlier.length >= 2 * maxInstances) earlier.splice(0, earlier.length - maxInstances);
-      }
-    }
-    if (!done && last) cutShort(render(last, startTz), nameOf(vevent));
-    return [...keptEarlier(), ...recent];
-
+    /**
+     * Whether the occurrence (its key, its instant) is an instance: not an EXDATE, nor cancelled
+     * or declined by its override. Only instances are numbered.
+     */
+    const isInstance = (occurrence: Time, key: string, at: number): boolean => {
+      if (excluded.has(key) || excluded.has(`D${dateString(occurrence)}`)) return false;
+      const override = byKey.get(key) ?? rangeAt(at)?.component;
+      return !override || !isSkipped(override, owner);
+    };
     /**
      * The occurrences past the horizon that an override moved before it (next January's meeting
      * moved into December), from `first`, the first occurrence past it, numbered from `number`
      * on: the series is followed up to the latest of them (within the feed's iteration budget).
      */
-    function movedBeforeHorizon(first: Time, number: number): CalendarEvent[] {
+    const movedBeforeHorizon = (first: Time, number: number): CalendarEvent[] => {
       const wanted = new Map<string, number>();
       for (const [key, override] of byKey) {
         const rid = override.getFirstPropertyValue('recurrence-id');
@@ -641,19 +614,45 @@ function eventsOf(
         const at = utcMillis(occurrence, startTz);
         if (at > until) break;
         const key = occurrenceKey(occurrence, startTz);
-        if (excluded.has(key) || excluded.has(`D${dateString(occurrence)}`)) continue;
-        const override = byKey.get(key) ?? rangeAt(at)?.component;
-        if (override && isSkipped(override, owner)) continue;
+        if (!isInstance(occurrence, key, at)) continue;
         const id = `${eventId}-${number++}`;
         if (wanted.delete(key)) found.push(instance(occurrence, id));
       }
       return found;
+    };
+    let emitted = 0;
+    /** Whether the series ended, or reached the horizon or its instances: not a limit. */
+    let done = false;
+    let last: Time | undefined;
+    for (let i = 0; i < maxIterations && iterations.left > 0; i++, iterations.left--) {
+      const occurrence = iterator.next();
+      if (!occurrence) {
+        done = true;
+        break;
+      }
+      last = occurrence;
+      const at = utcMillis(occurrence, startTz);
+      if (at > horizon) {
+        done = true;
+        recent.push(...movedBeforeHorizon(occurrence, emitted));
+        break;
+      }
+      if (!isInstance(occurrence, occurrenceKey(occurrence, startTz), at)) continue;
+      const id = `${eventId}-${emitted++}`;
+      if (at >= recentFrom) {
+        recent.push(instance(occurrence, id));
+        if (recent.length === maxInstances) {
+          done = true;
+          break;
+        }
+      } else {
+        earlier.push([occurrence, id]);
+        if (earlier.length >= 2 * maxInstances) earlier.splice(0, earlier.length - maxInstances);
+      }
     }
-
-    /** The instances before RECENT_MS that there is room for. */
-    function keptEarlier(): CalendarEvent[] {
-      const room = maxInstances - recent.length;
-      return room > 0 ? earlier.slice(-room).map(([occurrence, id]) => instance(occurrence, id)) : [];
-    }
+    if (!done && last) cutShort(render(last, startTz), nameOf(vevent));
+    const room = maxInstances - recent.length;
+    const kept = room > 0 ? earlier.slice(-room).map(([occurrence, id]) => instance(occurrence, id)) : [];
+    return [...kept, ...recent];
   }
 }

@@ -27,8 +27,11 @@ export interface AtomicWriteOptions {
    * removed). Its synchronous part is the replacement; a promise it returns is awaited (a step
    * that goes on afterwards, and may still abort the write by rejecting).
    */
-  replace?: (tmp: string, target: string) => void | Promise<void>;
+  replace?: Replace;
 }
+
+/** A last step of a write (see `replace`). */
+export type Replace = (tmp: string, target: string) => void | Promise<void>;
 
 /** Temp files are `.<name>.<12 hex digits>.tmp` beside their target. */
 const TEMP_FILE = /^\..+\.[0-9a-f]{12}\.tmp$/;

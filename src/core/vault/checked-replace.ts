@@ -46,7 +46,7 @@ import {
 } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { invalid } from '../errors.js';
-import { tempPathFor } from './atomic-write.js';
+import { tempPathFor, type Replace } from './atomic-write.js';
 import { mayBeMidSave, systemTailClock, writeMark, writtenAgain, type TailClock } from './in-place-tail.js';
 import { NoteChangedError } from './note-changed.js';
 import { CANNOT_SWAP, systemSwap, type Swap } from './rename-exchange.js';
@@ -58,15 +58,11 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLI
 const code = (err: unknown): string | undefined => (err as NodeJS.ErrnoException).code;
 
 /**
- * The last step of a write: puts `tmp` at `target`. A promise when the step goes on after the
- * new text is in place (watching the file it took out, in-place-tail.ts).
- */
-export type Replace = (tmp: string, target: string) => void | Promise<void>;
-
-/**
  * A `replace` step for writeFileAtomic: replaces the note at `target` by `tmp` if the note's text
  * still hashes to `basis` (undefined: if there is still no note); otherwise nothing changes and
- * NoteChangedError (for `rel`) is thrown. `swap` is the system's (null: pin and rename).
+ * NoteChangedError (for `rel`) is thrown. `swap` is the system's (null: pin and rename). A
+ * promise when the step goes on after the new text is in place (watching the file it took out,
+ * in-place-tail.ts).
  */
 export function checkedReplace(
   rel: string,

@@ -33,7 +33,7 @@ export const RECENT_MS = 250;
  * there. Counted in looks rather than milliseconds: a loaded machine delays the other program's
  * writing as it delays our looks, so the wait grows with the load. (A program pausing 20 ms
  * mid-save, at a load of 9 on 2 cores: 50 ms counted from the file's last write let the rest of a
- * save be lost in 1 run of 2; ten looks, in none of 9.)
+ * save be lost in 1 run of 7; ten looks, in none of 9.)
  */
 export const SETTLE_LOOKS = 10;
 const POLL_MS = 5;
