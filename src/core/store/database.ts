@@ -123,7 +123,8 @@ export function openStore(dataDir: string, log: Logger = silentLogger): Store {
   };
   /**
    * A connection to the written-back file; while it cannot be opened (a full disk has no room
-   * for its WAL), writes fail as commits do, and each look tries again.
+   * for its WAL), writes throw, as they do on a full disk (their callers count what is lost), and
+   * each look tries again.
    */
   const reconnect = (): void => {
     try {

@@ -135,6 +135,33 @@ describe('store file removed or replaced while open', () => {
     store = openStore(dataDir, log);
   });
 
+  it('tries again to open the file it wrote back until it can, and writes to it then', async () => {
+    const append = appender();
+    append(30);
+    await settle();
+    ['', '-wal', '-shm'].forEach((suffix) => rmSync(file + suffix, { force: true }));
+    // A folder where the new file's WAL must go: the file is written back, but cannot be opened.
+    mkdirSync(`${file}-wal`);
+    await store.lookAtFile();
+    // No connection meanwhile: a write throws, as on a full disk (its callers count it lost).
+    assert.throws(() => append(5), /not open/);
+    await store.lookAtFile(); // still cannot: logged once
+    assert.deepEqual(
+      logged.map((l) => [l.level, l.msg]),
+      [
+        ['warn', 'the store file was removed while Taskdown ran: what Taskdown held was written back to it'],
+        ['error', 'the store file was written back but cannot be opened; trying again'],
+      ],
+    );
+    rmSync(`${file}-wal`, { recursive: true });
+    await store.lookAtFile();
+    append(7);
+    await settle();
+    await store.close();
+    assert.equal(eventsIn(file), 37, 'the 30 written back and the 7 written after it opened');
+    store = openStore(dataDir, log);
+  });
+
   it('moves a database put in its place aside, with the WAL it brought, and writes its own back', async () => {
     const append = appender();
     append(10);
