@@ -12,8 +12,8 @@
  * So the file taken out is kept (open, under its temp name) while it looks like such a save in
  * progress: written after it was created, less than RECENT_MS before. It is looked at for a
  * while; if it is written again, the caller puts it back and computes its change again on the
- * whole save. A note saved atomically (a new file, complete when it appears: editors, sync tools,
- * our own writes) is never waited for.
+ * whole save. A note saved atomically (a new file, complete when it appears, as many editors and
+ * sync tools and our own writes save) is never waited for.
  */
 import { fstatSync, type BigIntStats } from 'node:fs';
 
