@@ -25,7 +25,7 @@ export const IN_PLACE_MARGIN_MS = 5;
  * the time since includes the request's own wait for the note to go quiet (10 ms) and the writing
  * of its temp file, both longer on a loaded machine.
  */
-export const RECENT_MS = 250;
+const RECENT_MS = 250;
 
 /**
  * How many looks, POLL_MS apart, the file taken out must go unwritten before the save in it counts
