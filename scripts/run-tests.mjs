@@ -56,6 +56,7 @@ const ORDER = [
   'test/integration/cli.test.ts',
   'test/integration/crash-loop.test.ts',
   'test/integration/docs.test.ts',
+  'test/integration/hostile-input.test.ts',
   'test/integration/external-edits.test.ts',
   'test/integration/webhooks-durable.test.ts',
   'test/integration/webhooks-delivery.test.ts',
