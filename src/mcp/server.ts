@@ -6,6 +6,7 @@
  * `taskdown mcp` one per process.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { invalid } from '../core/errors.js';
 import { hasUnpairedSurrogate, NOT_UNICODE } from '../core/well-formed.js';
 import { VERSION } from '../version.js';
@@ -33,8 +34,17 @@ export const TOOLS: readonly ToolDefinition[] = [
   ...webhookTools,
 ];
 
+/**
+ * The JSON Schema validator every server shares. Left to itself, each server makes its own (an
+ * Ajv instance with its meta-schemas compiled): about 0.4 ms of the 2.9 ms of CPU a `tools/call`
+ * took over HTTP, where each request has a server of its own (2,000 calls, Node 20.20). The
+ * validator keeps no per-server state (it checks elicitation answers, which no tool asks for).
+ */
+let validator: AjvJsonSchemaValidator | undefined;
+
 export function createMcpServer(ctx: McpContext): McpServer {
-  const server = new McpServer({ name: SERVER_NAME, version: VERSION });
+  validator ??= new AjvJsonSchemaValidator();
+  const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { jsonSchemaValidator: validator });
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
