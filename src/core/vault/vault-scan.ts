@@ -8,7 +8,7 @@ import { sameStamp, type FileStamp, type SnapshotEntry } from './index-snapshot.
 import { NotePrefetch, type PrefetchedChunk, type PrefetchMode } from './note-prefetch.js';
 import { isGoneError, readNote } from './note-read.js';
 import { rootPrefix, type VaultPathPolicy } from './paths.js';
-import { sortedWalk, walkVault } from './vault-walk.js';
+import { isMisnamed, NOT_UTF8_NAME, sortedWalk, walkVault } from './vault-walk.js';
 
 /** Parses a note's text: the parsed value for an indexed note, null for any other note; throws when broken. */
 export type NoteParser<P> = (rel: string, text: string) => P | null;
@@ -114,8 +114,10 @@ export async function scanVault<P>(
       try {
         read = chunk?.read(k) ?? readNote(abs);
       } catch (err) {
-        // A note that vanished (or became a folder) since it was listed is simply not there.
+        // A note that vanished (or became a folder) since it was listed is simply not there, unless
+        // its name only looked gone: see NOT_UTF8_NAME.
         if (!isGoneError(err)) unreadable.push({ path: rel, reason: String(err) });
+        else if (isMisnamed(rel)) unreadable.push({ path: rel, reason: NOT_UTF8_NAME });
         continue;
       }
       const note: ScannedNote<P> = { rel, hash: hashText(read.text), size: read.size, parsed: null };

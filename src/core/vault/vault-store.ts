@@ -37,7 +37,7 @@ import type { NotePrefetch } from './note-prefetch.js';
 import { isGoneError, NoteUnreadableError, readNote } from './note-read.js';
 import { SortedNotes } from './sorted-notes.js';
 import { VaultRoot } from './vault-root.js';
-import { isCandidateNote, isIgnoredFolder, walkVault } from './vault-walk.js';
+import { isCandidateNote, isIgnoredFolder, NOT_UTF8_NAME, walkVault } from './vault-walk.js';
 import { VaultWatcher } from './vault-watcher.js';
 import { whenQuiet, type QuietOptions } from './when-quiet.js';
 
@@ -223,6 +223,8 @@ export class VaultStore<P> {
     const since = scan.startedAt - CATCH_UP_MARGIN_MS;
     const scanned = new Set(scan.notes.map((note) => note.rel));
     for (const { path: rel } of scan.unreadable) scanned.add(rel);
+    // Named in no way a file can be opened by, and said so by the scan: nothing to look up.
+    const misnamed = new Set(scan.unreadable.filter((u) => u.reason === NOT_UTF8_NAME).map((u) => u.path));
     const folders = new Set(scan.folders);
     const report = (rel: string): void => this.watcher?.recheck(rel, 0);
     const { policy } = this.options;
@@ -246,6 +248,7 @@ export class VaultStore<P> {
     }
     let looked = 0;
     for (const rel of scanned) {
+      if (misnamed.has(rel)) continue;
       if (++looked % CATCH_UP_CHUNK === 0) {
         await new Promise((resolve) => setImmediate(resolve));
         if (this.stopped) return;

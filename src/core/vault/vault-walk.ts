@@ -124,3 +124,13 @@ export function sortedWalk(policy: VaultPathPolicy): VaultWalk {
   walk.notes.sort();
   return walk;
 }
+
+/**
+ * A file name that is not UTF-8 (Latin-1 names from an old archive, say) is listed with U+FFFD in
+ * place of its odd bytes, and no file has that name: opening it finds nothing. Such a note cannot
+ * be served under any path the API could name, so the scan and the watcher say why it is missing.
+ */
+export const NOT_UTF8_NAME = 'its file name is not valid UTF-8; rename the file to serve it';
+
+/** Whether a path that names no file may be a name that is not UTF-8, as listed (see NOT_UTF8_NAME). */
+export const isMisnamed = (rel: string): boolean => rel.includes('\uFFFD');

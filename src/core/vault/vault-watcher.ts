@@ -18,7 +18,7 @@ import type { Logger } from '../logger.js';
 import { isTempFileName } from './atomic-write.js';
 import type { VaultPathPolicy } from './paths.js';
 import { inspectVaultPath } from './vault-entry.js';
-import { isCandidateNote, isIgnoredFolder, walkVault } from './vault-walk.js';
+import { isCandidateNote, isIgnoredFolder, isMisnamed, NOT_UTF8_NAME, walkVault } from './vault-walk.js';
 
 export interface VaultWatcherOptions {
   policy: VaultPathPolicy;
@@ -45,6 +45,8 @@ export class VaultWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
   /** Watchers of the targets of notes that are file links, by the link's path. */
   private readonly linkWatchers = new Map<string, FSWatcher>();
+  /** Names reported that are not UTF-8 (vault-walk.ts), warned about once each. */
+  private readonly misnamed = new Set<string>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Paths whose quiet period ended, waiting for their turn (see queueSettle). */
   private readonly settleQueue = new Set<string>();
@@ -215,6 +217,10 @@ export class VaultWatcher {
       for (const note of this.options.notesUnder(rel)) this.options.onNote(note);
     }
     if (isCandidateNote(this.options.policy, rel)) {
+      if (!stat && isMisnamed(rel) && !this.misnamed.has(rel)) {
+        this.misnamed.add(rel);
+        this.options.log.warn({ path: rel, reason: NOT_UTF8_NAME }, 'cannot read note');
+      }
       if (stat?.isSymbolicLink() || this.linkWatchers.has(rel)) this.watchLink(rel);
       this.options.onNote(rel);
     }

@@ -5,7 +5,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { describe, it, mock } from 'node:test';
 import { hashText, scanVault } from '../../../src/core/vault/vault-scan.js';
-import { isCandidateNote, walkVault } from '../../../src/core/vault/vault-walk.js';
+import { isCandidateNote, NOT_UTF8_NAME, walkVault } from '../../../src/core/vault/vault-walk.js';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
 
 describe('vault scan', () => {
@@ -110,6 +110,29 @@ describe('vault scan', () => {
         assert.equal(note?.hash, hashText(text), rel);
       }
       assert.deepEqual(scan.unreadable, []);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it('says which note it cannot serve because its file name is not UTF-8', async (t) => {
+    const tmp = await tempDir();
+    try {
+      await writeFiles(tmp.dir, { 'ok.md': 'ok' });
+      // "Café.md" in Latin-1. File systems that only take UTF-8 names (APFS) refuse to make it.
+      const latin1 = Buffer.concat([Buffer.from(`${tmp.dir}/Caf`), Buffer.from([0xe9]), Buffer.from('.md')]);
+      try {
+        fs.writeFileSync(latin1, 'text');
+      } catch (err) {
+        t.skip(`this file system refuses a name that is not UTF-8 (${String(err)})`);
+        return;
+      }
+      const scan = await scanVault({ root: tmp.dir, dataDir: path.join(tmp.dir, 'data') }, () => null, []);
+      assert.deepEqual(
+        scan.notes.map((n) => n.rel),
+        ['ok.md'],
+      );
+      assert.deepEqual(scan.unreadable, [{ path: 'Caf\uFFFD.md', reason: NOT_UTF8_NAME }]);
     } finally {
       await tmp.cleanup();
     }

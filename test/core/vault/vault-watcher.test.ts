@@ -1,10 +1,12 @@
 /** The folder watcher, through VaultStore: external creates, edits, atomic saves, folder moves, own writes. */
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { silentLogger as silent } from '../../../src/core/logger.js';
 import { VaultStore, type NoteChange } from '../../../src/core/vault/vault-store.js';
+import { NOT_UTF8_NAME } from '../../../src/core/vault/vault-walk.js';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
 
 /** Every non-empty `.md` note is indexed with its text as the parsed value. */
@@ -153,6 +155,59 @@ describe('vault watcher', () => {
       assert.equal(store.get('Leak.md'), undefined);
     } finally {
       await outside.cleanup();
+    }
+  });
+});
+
+describe('vault watcher and file names that are not UTF-8', () => {
+  it('says once for each such note why it is not served: at the start and when one appears', async (t) => {
+    const { dir, cleanup } = await tempDir('vault-misnamed-');
+    const warnings: Array<{ path: string; reason: string }> = [];
+    const log = {
+      ...silent,
+      warn: (obj: object | string) => {
+        if (typeof obj === 'object') warnings.push(obj as { path: string; reason: string });
+      },
+    };
+    // "Café.md" and "Caféine.md" in Latin-1. File systems that only take UTF-8 names (APFS) refuse them.
+    const latin1 = (stem: string): Buffer =>
+      Buffer.concat([Buffer.from(`${dir}/${stem}`), Buffer.from([0xe9]), Buffer.from('.md')]);
+    try {
+      await writeFiles(dir, { 'A.md': 'a' });
+      try {
+        writeFileSync(latin1('Caf'), 'at start');
+      } catch (err) {
+        t.skip(`this file system refuses a name that is not UTF-8 (${String(err)})`);
+        return;
+      }
+      const store = new VaultStore({
+        policy: { root: dir, dataDir: path.join(dir, '.data') },
+        log,
+        parse,
+        stabilityMs: 20,
+      });
+      await store.start();
+      try {
+        writeFileSync(Buffer.concat([latin1('Caf').subarray(0, -3), Buffer.from('ine.md')]), 'later');
+        await until(() => warnings.some((w) => w.path === 'Caf\uFFFDine.md'), 'the later one');
+        // The start's look for changes made while it scanned has run by now (it runs when quiet).
+        await new Promise((r) => setTimeout(r, 1_500));
+        assert.deepEqual(
+          warnings.map((w) => [w.path, w.reason]),
+          [
+            ['Caf\uFFFD.md', NOT_UTF8_NAME],
+            ['Caf\uFFFDine.md', NOT_UTF8_NAME],
+          ],
+        );
+        assert.deepEqual(
+          store.all().map((n) => n.rel),
+          ['A.md'],
+        );
+      } finally {
+        await store.stop();
+      }
+    } finally {
+      await cleanup();
     }
   });
 });
