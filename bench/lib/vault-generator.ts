@@ -9,23 +9,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seededRandom } from '../../test/helpers/seeded-random.js';
 
 const CACHE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.cache');
 /** Bump when the generated content changes, so a stale cache is not reused. */
 const GENERATOR_VERSION = 2;
 const TASK_FOLDER = 'TaskNotes/Tasks';
-
-/** mulberry32: tiny, fast and good enough for test data. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VERBS = [
   'Review',
@@ -188,7 +177,7 @@ function renderTask(i: number, random: () => number, base: number): string {
  * program: vault-relative paths under `folder` and their texts.
  */
 export function burstNotes(folder: string, count: number, seed = 7): Array<{ rel: string; text: string }> {
-  const random = rng(seed);
+  const random = seededRandom(seed);
   const base = Date.UTC(2026, 10, 1);
   return Array.from({ length: count }, (_, i) => ({
     rel: `${folder}/Burst ${String(i).padStart(5, '0')}.md`,
@@ -208,7 +197,7 @@ export async function generateVault(count = 10_000, seed = 42): Promise<Generate
   await mkdir(path.join(dir, TASK_FOLDER), { recursive: true });
   await mkdir(path.join(dir, 'Projects'), { recursive: true });
   await mkdir(path.join(dir, 'Notes'), { recursive: true });
-  const random = rng(seed);
+  const random = seededRandom(seed);
   const base = Date.UTC(2026, 10, 1);
   for (let i = 0; i < count; i += 200) {
     const batch: Promise<void>[] = [];

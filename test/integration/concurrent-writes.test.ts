@@ -15,24 +15,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { subscribedReceiver, type Receiver } from '../helpers/receiver.js';
 import { encodeId, startTestServer, waitFor, type TestServer } from '../helpers/server-process.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 import { tempDir } from '../helpers/temp.js';
 
 const SEED = Number(process.env.CONCURRENT_SEED ?? 7);
 const CLIENTS = 8;
 const OPERATIONS = 60;
 const TITLES = ['Alpha', 'Beta', 'Gamma', 'Delta', 'Alpha 2'];
-
-/** mulberry32, as in the hostile-input test. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 interface Task {
   id: string;
@@ -74,7 +63,7 @@ describe('eight clients writing the same tasks at once (built server)', () => {
   });
 
   it('serves what a fresh read of the vault finds, and sends every creation and deletion once', async () => {
-    const next = random(SEED);
+    const next = seededRandom(SEED);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
     const acknowledged = { created: TITLES.slice(0, 4).length, deleted: 0 };
     const seen = new Map<string, number>();

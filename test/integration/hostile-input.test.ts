@@ -14,6 +14,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 import { startTestServer, type TestServer } from '../helpers/server-process.js';
 
 const SEED = Number(process.env.HOSTILE_SEED ?? 20261128);
@@ -38,25 +39,13 @@ const FILES: Record<string, string> = {
   'Notes/Plain note.md': '# Not a task\n',
 };
 
-/** mulberry32: small, seedable, good enough to spread requests. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Schema = Record<string, any>;
 
 class Generator {
   private readonly next: () => number;
   constructor(seed: number) {
-    this.next = random(seed);
+    this.next = seededRandom(seed);
   }
   chance(p: number): boolean {
     return this.next() < p;
